@@ -1,0 +1,185 @@
+/* ammpi internals: how Active Messages travel over MPI.
+ *
+ * WIRE. Every message starts with an ammpi_hdr_t, then its 32-bit arguments,
+ * then (padded to 16 bytes, so a Medium handler gets a buffer aligned for
+ * any type) its payload when the payload is at most eager_size bytes. All
+ * headers go on one tag of the endpoint's header communicator (a dup of the
+ * caller's). A larger payload travels as a second message on the payload
+ * communicator, with the tag named in the header, straight from the
+ * sender's source buffer (requests) into the destination: a Long payload is
+ * received directly at its address in the segment, a Medium one into a
+ * temporary buffer. The source rank is taken from MPI_Status, never from
+ * the wire; everything else in a header is validated before any byte is
+ * written (handler registered, counts and sizes within limits, Long range
+ * inside the segment, credits consistent).
+ *
+ * RECEIVES. R receives are preposted with MPI_ANY_SOURCE on the header
+ * tag. MPI matches wildcard receives in posting order, so only the oldest
+ * posted receive (the head of the `posted` FIFO) needs testing: an idle
+ * poll is one MPI_Test. A handler runs directly on the receive buffer; the
+ * buffer is reposted at the tail when the handler returns.
+ *
+ * FLOW CONTROL. Each rank holds C credits per peer (credits[p]); a request
+ * to p takes one and waits, polling, while there is none. The credit comes
+ * back with the reply, so a request handler never needs a credit to reply,
+ * and a replying handler never blocks: reply buffers are taken from the
+ * pool or from the heap. When a handler does not reply, the receiver owes
+ * the credit (owed[p]); owed credits ride on the next message to p, or go
+ * in a CREDIT message once C/2 are owed or when a poll finds nothing to do.
+ * At most D request buffers are in MPI at once: a sender out of them polls.
+ * Requests are never sent from handlers, so every wait polls and runs
+ * handlers; replies never wait. Hence no cycle of waits: deadlock-free for
+ * any mix of requests from any ranks, as long as every rank polls.
+ *
+ * THREADS. With thread_safe, one mutex per endpoint guards all state and
+ * every MPI call (MPI_THREAD_SERIALIZED suffices). Handlers run with it
+ * released, so several threads may run handlers at once.
+ *
+ * MEMORY BOUND per process, N ranks, C credits per peer, D depth, E eager
+ * size, H = 96 header bytes, M = 65000 (max payload), R receive buffers
+ * (default min(D + C*N, 1024)):
+ *     (R + D + (C+1)*N) * (E+H)      receive and eager send buffers
+ *   + (2*C*N + D) * M                separate payloads in flight (replies
+ *                                    copied, Medium receive buffers)
+ *   + 128 * (C*N + D) + 16 * N       bookkeeping and per-peer counters
+ * The first line is allocated at open; the rest only grows under load and
+ * is bounded because every message in flight holds a credit or a buffer.
+ */
+#ifndef AMMPI_INTERNAL_H
+#define AMMPI_INTERNAL_H
+
+#include "ammpi.h"
+#include <pthread.h>
+
+enum { K_SHORT = 1, K_MEDIUM = 2, K_LONG = 3, K_CREDIT = 4, K_REPLY = 0x80 };
+enum { F_SEPARATE = 1 };
+#define TAG_HEADER 1
+#define TAG_SPACE 32768 /* payload tags cycle through 0..TAG_SPACE-1 */
+
+typedef struct {
+    uint8_t kind;     /* K_SHORT..K_CREDIT, | K_REPLY for a reply */
+    uint8_t handler;
+    uint8_t nargs;
+    uint8_t flags;    /* F_SEPARATE: payload follows in its own message */
+    uint16_t credits; /* request credits returned to the receiver */
+    uint16_t reserved;
+    uint32_t nbytes;
+    int32_t tag;      /* payload message tag when F_SEPARATE */
+    uint64_t dest;    /* Long: destination address in the receiver's segment */
+} ammpi_hdr_t;
+
+#define HDR_MAX 96
+static inline size_t hdr_len(int nargs)
+{
+    return (sizeof(ammpi_hdr_t) + 4 * (size_t)nargs + 15) & ~(size_t)15;
+}
+
+/* A free list of fixed-size blocks; grows from the heap, never shrinks. */
+typedef struct {
+    size_t size;
+    void *free;
+} pool_t;
+void *pool_get(pool_t *p);
+void pool_put(pool_t *p, void *obj);
+void pool_drain(pool_t *p);
+
+/* A message whose payload is still arriving in its own MPI message. */
+typedef struct pending {
+    struct pending *next;
+    MPI_Request req;
+    int src;
+    int temp; /* payload lives in a large buffer from lbufs */
+    void *payload;
+    ammpi_hdr_t hdr;
+    int32_t args[AMMPI_MAX_ARGS];
+} pending_t;
+
+/* A message ready for its handler. */
+typedef struct {
+    int src;
+    const ammpi_hdr_t *hdr;
+    const int32_t *args;
+    void *payload;
+    int slot;        /* receive buffer to repost afterwards, or -1 */
+    pending_t *pend; /* record to release afterwards, or NULL */
+} msg_t;
+
+struct ammpi_token {
+    ammpi_ep_t *ep;
+    int src;
+    int is_request;
+    int replied;
+};
+
+/* A send MPI still owns: its buffer returns to `owner` (or the heap when
+ * owner is NULL and buf is set) once MPI_Testsome reports it done. */
+typedef struct {
+    char *buf;
+    pool_t *owner;
+    int counts_depth; /* a request buffer: frees a depth slot */
+} inflight_t;
+
+struct ammpi_ep {
+    MPI_Comm comm, payload_comm;
+    int rank, size;
+    ammpi_config_t cfg;
+    size_t bufsize; /* HDR_MAX + eager_size */
+    pthread_mutex_t lock;
+
+    ammpi_handler_fn handlers[AMMPI_NUM_HANDLERS];
+    char *seg_base;
+    uintptr_t seg_size;
+    ammpi_error_fn on_error;
+    ammpi_hook_fn hook_before, hook_after;
+
+    /* per peer */
+    uint16_t *credits;  /* requests we may still send to p */
+    uint16_t *owed;     /* credits we owe p for handled requests */
+    uint16_t *incoming; /* requests from p not yet credited back */
+    int *owed_list, owed_count; /* peers owed[p] grew for since the last flush */
+    uint8_t *owed_listed;
+
+    /* preposted header receives */
+    int nrecv;
+    char *recv_mem;
+    MPI_Request *recv_req;
+    int *posted; /* FIFO of slots in posting order */
+    unsigned posted_head, posted_tail, posted_count;
+
+    /* sends MPI still owns */
+    int ninflight, cap_inflight;
+    MPI_Request *inflight_req;
+    inflight_t *inflight;
+    int *testsome_idx;
+    int depth_used; /* request buffers in MPI */
+
+    pool_t ebufs;   /* eager buffers: bufsize bytes */
+    pool_t lbufs;   /* large buffers: AMMPI_MAX_MEDIUM bytes */
+    pool_t pends;   /* pending_t records */
+    pending_t *pending; /* payloads being received, in arrival order */
+    int next_tag;
+
+    ammpi_stats_t stats;
+};
+
+#define LOCK(ep) do { if ((ep)->cfg.thread_safe) pthread_mutex_lock(&(ep)->lock); } while (0)
+#define UNLOCK(ep) do { if ((ep)->cfg.thread_safe) pthread_mutex_unlock(&(ep)->lock); } while (0)
+
+/* ep.c */
+void ammpi_protocol_error(ammpi_ep_t *ep, int src, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+int ammpi_in_handler(void);
+void ammpi_enter_handler(struct ammpi_token *tok);
+void ammpi_leave_handler(struct ammpi_token *prev);
+
+/* send.c (all with the lock held) */
+int ammpi_reclaim_sends(ammpi_ep_t *ep);
+void ammpi_send_credits(ammpi_ep_t *ep, int peer);
+void ammpi_flush_owed(ammpi_ep_t *ep);
+void ammpi_track_send(ammpi_ep_t *ep, MPI_Request req, char *buf, pool_t *owner, int counts_depth);
+
+/* recv.c */
+int ammpi_poll_internal(ammpi_ep_t *ep); /* messages handled; takes the lock */
+void ammpi_post_recv(ammpi_ep_t *ep, int slot);
+
+#endif

@@ -1,0 +1,310 @@
+/* ammpi receives: preposted header receives tested at their head, wire
+ * validation, separate payloads, handler dispatch and credit return. The
+ * protocol is described in internal.h. */
+#include "internal.h"
+
+#include <sched.h>
+#include <string.h>
+
+#define RECLAIM_AT 8 /* sends in MPI before a poll reclaims their buffers */
+
+void ammpi_post_recv(ammpi_ep_t *ep, int slot)
+{
+    char *buf = ep->recv_mem + (size_t)slot * ep->bufsize;
+    MPI_Irecv(buf, (int)ep->bufsize, MPI_BYTE, MPI_ANY_SOURCE, TAG_HEADER, ep->comm,
+              &ep->recv_req[slot]);
+    ep->posted[ep->posted_tail] = slot;
+    ep->posted_tail = (ep->posted_tail + 1) % (unsigned)ep->nrecv;
+    ep->posted_count++;
+}
+
+static int pop_posted(ammpi_ep_t *ep)
+{
+    int slot = ep->posted[ep->posted_head];
+    ep->posted_head = (ep->posted_head + 1) % (unsigned)ep->nrecv;
+    ep->posted_count--;
+    return slot;
+}
+
+static const char *kind_name(int kind)
+{
+    static const char *names[] = {"?", "Short", "Medium", "Long", "Credit"};
+    return names[kind];
+}
+
+/* Checks a header that arrived from src in `count` bytes. Returns 0 if it
+ * may be delivered; otherwise reports it and returns -1. */
+static int validate(ammpi_ep_t *ep, int src, const char *buf, int count)
+{
+    const ammpi_hdr_t *h = (const ammpi_hdr_t *)buf;
+    if (count < (int)sizeof *h) {
+        ammpi_protocol_error(ep, src, "truncated header (%d bytes)", count);
+        return -1;
+    }
+    int kind = h->kind & ~K_REPLY, is_reply = (h->kind & K_REPLY) != 0;
+    if (kind < K_SHORT || kind > K_CREDIT || (kind == K_CREDIT && is_reply)) {
+        ammpi_protocol_error(ep, src, "unknown message kind %d", h->kind);
+        return -1;
+    }
+    int room = ep->cfg.credits_pp - ep->credits[src];
+    if (h->credits > room) {
+        ammpi_protocol_error(ep, src, "returns %u credits, but only %d requests are outstanding",
+                             h->credits, room);
+        return -1;
+    }
+    if (kind == K_CREDIT) {
+        if (count != (int)hdr_len(0)) {
+            ammpi_protocol_error(ep, src, "credit message of %d bytes", count);
+            return -1;
+        }
+        return 0;
+    }
+    const char *what = kind_name(kind);
+    if (!ep->handlers[h->handler]) {
+        ammpi_protocol_error(ep, src, "%s %s names handler %d, which is not registered",
+                             what, is_reply ? "reply" : "request", h->handler);
+        return -1;
+    }
+    size_t max = kind == K_SHORT ? 0 : kind == K_MEDIUM ? AMMPI_MAX_MEDIUM : AMMPI_MAX_LONG;
+    if (h->nargs > AMMPI_MAX_ARGS || h->nbytes > max || (h->flags & ~F_SEPARATE)) {
+        ammpi_protocol_error(ep, src, "%s for handler %d has %u args, %u payload bytes "
+                             "(limit %zu), flags 0x%x", what, h->handler, h->nargs,
+                             h->nbytes, max, h->flags);
+        return -1;
+    }
+    int separate = (h->flags & F_SEPARATE) != 0;
+    size_t expect = hdr_len(h->nargs) + (separate ? 0 : h->nbytes);
+    if ((size_t)count != expect || (separate && (h->tag < 0 || h->tag >= TAG_SPACE))) {
+        ammpi_protocol_error(ep, src, "%s for handler %d is %d bytes long, header implies %zu "
+                             "(tag %d)", what, h->handler, count, expect, h->tag);
+        return -1;
+    }
+    if (kind == K_LONG && h->nbytes) {
+        uintptr_t base = (uintptr_t)ep->seg_base;
+        if (h->dest < base || h->dest - base > ep->seg_size ||
+            h->nbytes > ep->seg_size - (h->dest - base)) {
+            ammpi_protocol_error(ep, src, "Long for handler %d targets [0x%llx, +%u), outside "
+                                 "the segment [%p, +%lu)", h->handler,
+                                 (unsigned long long)h->dest, h->nbytes, (void *)ep->seg_base,
+                                 (unsigned long)ep->seg_size);
+            return -1;
+        }
+    }
+    if (!is_reply && ep->incoming[src] >= ep->cfg.credits_pp) {
+        ammpi_protocol_error(ep, src, "request for handler %d exceeds the %d credits per peer",
+                             h->handler, ep->cfg.credits_pp);
+        return -1;
+    }
+    return 0;
+}
+
+/* Starts receiving a separate payload; the header is copied so its
+ * receive buffer can be reposted at once. */
+static void start_payload(ammpi_ep_t *ep, int src, const ammpi_hdr_t *h)
+{
+    pending_t *p = pool_get(&ep->pends);
+    int temp = (h->kind & ~K_REPLY) != K_LONG;
+    void *payload = temp ? pool_get(&ep->lbufs) : (void *)(uintptr_t)h->dest;
+    if (!p || !payload) {
+        ammpi_protocol_error(ep, src, "no memory to receive a %u-byte payload", h->nbytes);
+        return;
+    }
+    p->src = src;
+    p->hdr = *h;
+    memcpy(p->args, h + 1, 4 * (size_t)h->nargs);
+    p->temp = temp;
+    p->payload = payload;
+    MPI_Irecv(p->payload, (int)h->nbytes, MPI_BYTE, src, h->tag, ep->payload_comm, &p->req);
+    p->next = ep->pending;
+    ep->pending = p;
+}
+
+static void take_credits(ammpi_ep_t *ep, int src, const ammpi_hdr_t *h)
+{
+    ep->credits[src] = (uint16_t)(ep->credits[src] + h->credits);
+    if ((h->kind & K_REPLY) == 0 && h->kind != K_CREDIT) ep->incoming[src]++;
+}
+
+/* A separate payload that has fully arrived, or NULL. */
+static pending_t *arrived_payload(ammpi_ep_t *ep)
+{
+    for (pending_t **pp = &ep->pending; *pp; pp = &(*pp)->next) {
+        int done = 0, count = 0;
+        MPI_Status st;
+        int rc = MPI_Test(&(*pp)->req, &done, &st);
+        if (!done && rc == MPI_SUCCESS) continue;
+        pending_t *p = *pp;
+        *pp = p->next;
+        if (rc == MPI_SUCCESS) MPI_Get_count(&st, MPI_BYTE, &count);
+        if (rc != MPI_SUCCESS || (uint32_t)count != p->hdr.nbytes) {
+            ammpi_protocol_error(ep, p->src, "payload for handler %d: %d bytes arrived, %u "
+                                 "announced", p->hdr.handler, count, p->hdr.nbytes);
+            if (p->temp) pool_put(&ep->lbufs, p->payload);
+            pool_put(&ep->pends, p);
+            return arrived_payload(ep);
+        }
+        return p;
+    }
+    return NULL;
+}
+
+/* With the lock held: finds the next message ready for its handler. */
+static int take_message(ammpi_ep_t *ep, msg_t *m)
+{
+    pending_t *p = ep->pending ? arrived_payload(ep) : NULL;
+    if (p) {
+        *m = (msg_t){p->src, &p->hdr, p->args, p->payload, -1, p};
+        return 1;
+    }
+    while (ep->posted_count) {
+        int slot = ep->posted[ep->posted_head], done = 0, count = 0;
+        MPI_Status st;
+        MPI_Test(&ep->recv_req[slot], &done, &st);
+        if (!done) return 0;
+        pop_posted(ep);
+        MPI_Get_count(&st, MPI_BYTE, &count);
+        char *buf = ep->recv_mem + (size_t)slot * ep->bufsize;
+        const ammpi_hdr_t *h = (const ammpi_hdr_t *)buf;
+        int src = st.MPI_SOURCE;
+        if (validate(ep, src, buf, count) != 0) {
+            ammpi_post_recv(ep, slot);
+            continue;
+        }
+        ep->stats.msgs_received++;
+        take_credits(ep, src, h);
+        if (h->kind == K_CREDIT) {
+            ammpi_post_recv(ep, slot);
+            continue;
+        }
+        if (h->flags & F_SEPARATE) {
+            start_payload(ep, src, h);
+            ammpi_post_recv(ep, slot);
+            continue;
+        }
+        char *payload = buf + hdr_len(h->nargs);
+        if ((h->kind & ~K_REPLY) == K_LONG && h->nbytes) {
+            memcpy((void *)(uintptr_t)h->dest, payload, h->nbytes);
+            payload = (char *)(uintptr_t)h->dest;
+        }
+        *m = (msg_t){src, h, (const int32_t *)(h + 1), payload, slot, NULL};
+        return 1;
+    }
+    return 0;
+}
+
+/* Argument lists for calling a handler with its real arity. */
+#define T0
+#define T1 T0, int32_t
+#define T2 T1, int32_t
+#define T3 T2, int32_t
+#define T4 T3, int32_t
+#define T5 T4, int32_t
+#define T6 T5, int32_t
+#define T7 T6, int32_t
+#define T8 T7, int32_t
+#define T9 T8, int32_t
+#define T10 T9, int32_t
+#define T11 T10, int32_t
+#define T12 T11, int32_t
+#define T13 T12, int32_t
+#define T14 T13, int32_t
+#define T15 T14, int32_t
+#define T16 T15, int32_t
+#define V0
+#define V1 V0, a[0]
+#define V2 V1, a[1]
+#define V3 V2, a[2]
+#define V4 V3, a[3]
+#define V5 V4, a[4]
+#define V6 V5, a[5]
+#define V7 V6, a[6]
+#define V8 V7, a[7]
+#define V9 V8, a[8]
+#define V10 V9, a[9]
+#define V11 V10, a[10]
+#define V12 V11, a[11]
+#define V13 V12, a[12]
+#define V14 V13, a[13]
+#define V15 V14, a[14]
+#define V16 V15, a[15]
+#define CALL_SHORT(n) \
+    case n: ((void (*)(ammpi_token_t T##n))fn)(tok V##n); break;
+#define CALL_BULK(n) \
+    case n: ((void (*)(ammpi_token_t, void *, size_t T##n))fn)(tok, buf, nbytes V##n); break;
+#define ALL_ARITIES(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) \
+    X(12) X(13) X(14) X(15) X(16)
+
+static void call_handler(ammpi_handler_fn fn, int is_short, ammpi_token_t tok, void *buf,
+                         size_t nbytes, const int32_t *a, int nargs)
+{
+    if (is_short) {
+        switch (nargs) { ALL_ARITIES(CALL_SHORT) }
+    } else {
+        switch (nargs) { ALL_ARITIES(CALL_BULK) }
+    }
+}
+
+static void owe_credit(ammpi_ep_t *ep, int src)
+{
+    if (!ep->owed_listed[src]) {
+        ep->owed_listed[src] = 1;
+        ep->owed_list[ep->owed_count++] = src;
+    }
+    if (++ep->owed[src] >= (ep->cfg.credits_pp + 1) / 2) ammpi_send_credits(ep, src);
+}
+
+static void dispatch(ammpi_ep_t *ep, msg_t *m)
+{
+    const ammpi_hdr_t *h = m->hdr;
+    struct ammpi_token tok = {ep, m->src, (h->kind & K_REPLY) == 0, 0};
+    ammpi_enter_handler(&tok);
+    if (ep->hook_before) ep->hook_before(&tok, tok.is_request);
+    call_handler(ep->handlers[h->handler], (h->kind & ~K_REPLY) == K_SHORT, &tok, m->payload,
+                 h->nbytes, m->args, h->nargs);
+    if (ep->hook_after) ep->hook_after(&tok, tok.is_request);
+    ammpi_leave_handler(NULL);
+    LOCK(ep);
+    if (tok.is_request && !tok.replied) owe_credit(ep, m->src);
+    if (m->slot >= 0) ammpi_post_recv(ep, m->slot);
+    if (m->pend) {
+        if (m->pend->temp) pool_put(&ep->lbufs, m->pend->payload);
+        pool_put(&ep->pends, m->pend);
+    }
+    UNLOCK(ep);
+}
+
+#define POLL_BUDGET 32 /* messages one poll may handle before returning */
+
+int ammpi_poll_internal(ammpi_ep_t *ep)
+{
+    int handled = 0;
+    msg_t m;
+    while (handled < POLL_BUDGET) {
+        LOCK(ep);
+        if (ep->ninflight >= RECLAIM_AT) ammpi_reclaim_sends(ep);
+        int got = take_message(ep, &m);
+        if (!got && ep->owed_count) ammpi_flush_owed(ep);
+        UNLOCK(ep);
+        if (!got) break;
+        dispatch(ep, &m);
+        handled++;
+    }
+    return handled;
+}
+
+int ammpi_poll(ammpi_ep_t *ep)
+{
+    if (!ep) return AMMPI_ERR_NOT_INIT;
+    if (ammpi_in_handler()) return AMMPI_ERR_BAD_ARG;
+    ammpi_poll_internal(ep);
+    return AMMPI_OK;
+}
+
+int ammpi_poll_wait(ammpi_ep_t *ep, int *idle)
+{
+    if (!ep) return AMMPI_ERR_NOT_INIT;
+    if (ammpi_in_handler()) return AMMPI_ERR_BAD_ARG;
+    if (ammpi_poll_internal(ep) > 0) *idle = 0;
+    else if (++*idle > ep->cfg.spin_polls) sched_yield();
+    return AMMPI_OK;
+}

@@ -1,0 +1,114 @@
+# Builds one flavour (opt, debug, asan, tsan) into build/$(FLAVOR):
+#   lib/libammpi.a                       AM-over-MPI transport (any thread mode)
+#   lib/libgasnet-mpi-{seq,par,parsync}.a
+#   lib/libgasnet_tools-{seq,par}.a
+#   include/gasnet_config.h              the flavour's configuration
+#   tests/..., bench/...                 test and benchmark programs
+FLAVOR ?= opt
+B := build/$(FLAVOR)
+CC := mpicc
+PREFIX ?= /usr/local/gasnet
+
+CFLAGS_opt := -O2 -g
+CFLAGS_debug := -O0 -g
+CFLAGS_asan := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+CFLAGS_tsan := -O1 -g -fsanitize=thread
+ifeq ($(CFLAGS_$(FLAVOR)),)
+$(error unknown FLAVOR=$(FLAVOR): use opt, debug, asan or tsan)
+endif
+CFLAGS := -std=gnu11 -Wall -Wextra -Werror -pthread $(CFLAGS_$(FLAVOR))
+LDFLAGS := -pthread $(filter -fsanitize=%,$(CFLAGS_$(FLAVOR)))
+DEBUG_DEF := $(if $(filter debug,$(FLAVOR)),GASNET_DEBUG,GASNET_NDEBUG)
+
+# Optional native stacks: detected, never assumed.
+HAVE_OFI := $(shell pkg-config --exists libfabric 2>/dev/null && echo 1)
+HAVE_VERBS := $(shell printf '\043include <infiniband/verbs.h>\nint main(void){return ibv_get_device_list(0)!=0;}\n' | $(CC) -x c - -libverbs -o /dev/null 2>/dev/null && echo 1)
+HAVE_HWLOC := $(shell pkg-config --exists hwloc 2>/dev/null && echo 1)
+NATIVE_LIBS := $(if $(HAVE_OFI),-lfabric) $(if $(HAVE_VERBS),-libverbs) $(if $(HAVE_HWLOC),-lhwloc)
+
+CPPFLAGS := -D_GNU_SOURCE=1 -I$(B)/include -Iinclude -Icore-mpi -Iammpi -Iextended -Ibarrier -Icore-native -Itools
+MODES := seq par parsync
+MODE_DEF_seq := -DGASNET_SEQ
+MODE_DEF_par := -DGASNET_PAR -D_REENTRANT
+MODE_DEF_parsync := -DGASNET_PARSYNC -D_REENTRANT
+
+AMMPI_SRCS := $(wildcard ammpi/*.c)
+GASNET_SRCS := $(wildcard core-mpi/*.c extended/*.c barrier/*.c core-native/*.c) tools/gasnet_tools.c
+TOOLS_SRCS := tools/gasnet_tools.c
+TEST_SRCS := $(wildcard tests/*.c)
+AMMPI_TESTS := $(filter tests/ammpi_%,$(TEST_SRCS))
+GASNET_TESTS := $(filter-out $(AMMPI_TESTS),$(TEST_SRCS))
+BENCH_SRCS := $(wildcard bench/pingpong/*.c bench/flood/*.c bench/barrier/*.c)
+
+CONFIG_H := $(B)/include/gasnet_config.h
+LIBAMMPI := $(B)/lib/libammpi.a
+GASNET_LIBS := $(foreach m,$(MODES),$(B)/lib/libgasnet-mpi-$(m).a)
+TOOLS_LIBS := $(B)/lib/libgasnet_tools-seq.a $(B)/lib/libgasnet_tools-par.a
+TEST_BINS := $(patsubst tests/%.c,$(B)/tests/%,$(AMMPI_TESTS)) \
+    $(foreach m,seq par,$(patsubst tests/%.c,$(B)/tests/$(m)/%,$(GASNET_TESTS)))
+BENCH_BINS := $(patsubst %.c,$(B)/%,$(BENCH_SRCS))
+
+.PHONY: all install
+all: $(LIBAMMPI) $(GASNET_LIBS) $(TOOLS_LIBS) $(TEST_BINS) $(BENCH_BINS) $(B)/flags.mk
+
+$(CONFIG_H): mk/flavor.mk scripts/gen-config.sh
+	@mkdir -p $(dir $@)
+	@scripts/gen-config.sh $(DEBUG_DEF) "$(HAVE_OFI)" "$(HAVE_VERBS)" "$(HAVE_HWLOC)" > $@.tmp && mv $@.tmp $@
+
+# What tests/run.sh and scripts/install.sh need to know about this build.
+$(B)/flags.mk: mk/flavor.mk
+	@mkdir -p $(dir $@)
+	@printf 'CC=%s\nCFLAGS=%s\nLDFLAGS=%s\nNATIVE_LIBS=%s\nDEBUG_DEF=%s\n' \
+	    '$(CC)' '$(CFLAGS)' '$(LDFLAGS)' '$(NATIVE_LIBS)' '$(DEBUG_DEF)' > $@
+
+$(B)/obj/ammpi/%.o: ammpi/%.c $(CONFIG_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+
+$(LIBAMMPI): $(patsubst ammpi/%.c,$(B)/obj/ammpi/%.o,$(AMMPI_SRCS))
+	@mkdir -p $(dir $@)
+	@rm -f $@ && ar rcs $@ $^
+
+define mode_rules
+$(B)/obj/$(1)/%.o: %.c $(CONFIG_H)
+	@mkdir -p $$(dir $$@)
+	$(CC) $(CPPFLAGS) $(MODE_DEF_$(1)) $(CFLAGS) -MMD -MP -c $$< -o $$@
+
+$(B)/lib/libgasnet-mpi-$(1).a: $(patsubst %.c,$(B)/obj/$(1)/%.o,$(GASNET_SRCS))
+	@mkdir -p $$(dir $$@)
+	@rm -f $$@ && ar rcs $$@ $$^
+endef
+$(foreach m,$(MODES),$(eval $(call mode_rules,$(m))))
+
+$(B)/obj/tools-seq/%.o: %.c $(CONFIG_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+$(B)/obj/tools-par/%.o: %.c $(CONFIG_H)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -DGASNETT_THREAD_SAFE=1 -D_REENTRANT $(CFLAGS) -MMD -MP -c $< -o $@
+$(B)/lib/libgasnet_tools-%.a: $(B)/obj/tools-%/tools/gasnet_tools.o
+	@mkdir -p $(dir $@)
+	@rm -f $@ && ar rcs $@ $^
+
+# Tests: tests/ammpi_*.c use only libammpi; the others are GASNet clients
+# built for SEQ and PAR.
+$(B)/tests/ammpi_%: tests/ammpi_%.c $(LIBAMMPI) tests/ammpi_test.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@ $(LDFLAGS) $(LIBAMMPI)
+
+define test_rules
+$(B)/tests/$(1)/%: tests/%.c $(B)/lib/libgasnet-mpi-$(1).a $(LIBAMMPI) $(wildcard tests/*.h)
+	@mkdir -p $$(dir $$@)
+	$(CC) $(CPPFLAGS) $(MODE_DEF_$(1)) $(CFLAGS) $$< -o $$@ $(LDFLAGS) $(B)/lib/libgasnet-mpi-$(1).a $(LIBAMMPI) $(NATIVE_LIBS) -lm
+endef
+$(foreach m,seq par,$(eval $(call test_rules,$(m))))
+
+# Benchmarks: SEQ clients.
+$(B)/bench/%: bench/%.c $(B)/lib/libgasnet-mpi-seq.a $(LIBAMMPI) $(wildcard bench/*.h)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) -Ibench $(MODE_DEF_seq) $(CFLAGS) $< -o $@ $(LDFLAGS) $(B)/lib/libgasnet-mpi-seq.a $(LIBAMMPI) $(NATIVE_LIBS) -lm
+
+install: $(LIBAMMPI) $(GASNET_LIBS) $(TOOLS_LIBS) $(B)/flags.mk
+	@scripts/install.sh "$(PREFIX)" "$(B)"
+
+-include $(shell find $(B)/obj -name '*.d' 2>/dev/null)

@@ -1,0 +1,75 @@
+# Test harness, sourced by tests/run.sh.
+#
+#   t NAME RANKS [-x CODE|nonzero] [-g REGEX] [-T SECONDS] [-e VAR=VALUE]... -- PROG [ARGS]
+#
+# Runs PROG on RANKS processes through launch/gasnetrun_mpi under a timeout,
+# and passes when the job exits with the expected status (default 0), its
+# output matches REGEX (if given) and no process of it is left behind. Logs
+# go to build/<flavour>/logs/. `finish` prints "N passed, N failed".
+passed=0
+failed=0
+failures=()
+
+t() {
+    local name=$1 ranks=$2 expect=0 pattern="" limit=${TEST_TIMEOUT:-120}
+    local envs=()
+    shift 2
+    while [ $# -gt 0 ]; do
+        case "$1" in
+            -x) expect=$2; shift 2 ;;
+            -g) pattern=$2; shift 2 ;;
+            -T) limit=$2; shift 2 ;;
+            -e) envs+=("$2"); shift 2 ;;
+            --) shift; break ;;
+            *) echo "harness: bad option $1 for $name" >&2; return 1 ;;
+        esac
+    done
+    local label="[$FLAVOR] $name n=$ranks"
+    local log="$B/logs/${name//\//_}.n$ranks.log"
+    mkdir -p "$B/logs"
+    local start end rc reason=""
+    start=$(date +%s%N)
+    env "${envs[@]}" timeout -k 5 "$limit" launch/gasnetrun_mpi -n "$ranks" "$@" > "$log" 2>&1
+    rc=$?
+    end=$(date +%s%N)
+    if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+        reason="timed out after ${limit}s"
+    elif [ "$expect" = nonzero ]; then
+        [ $rc -ne 0 ] || reason="exit status 0, expected non-zero"
+    elif [ $rc -ne "$expect" ]; then
+        reason="exit status $rc, expected $expect"
+    fi
+    if [ -z "$reason" ] && [ -n "$pattern" ] && ! grep -Eq -- "$pattern" "$log"; then
+        reason="output lacks /$pattern/"
+    fi
+    # No process of the job may outlive it.
+    local prog=$1 waited=0
+    while pgrep -f -- "$prog" >/dev/null 2>&1 && [ $waited -lt 20 ]; do
+        sleep 0.1
+        waited=$((waited + 1))
+    done
+    if pgrep -f -- "$prog" >/dev/null 2>&1; then
+        pkill -9 -f -- "$prog"
+        reason="${reason:+$reason; }left processes behind"
+    fi
+    local tenths=$(( (end - start) / 100000000 ))
+    local secs=$((tenths / 10)).$((tenths % 10))
+    if [ -z "$reason" ]; then
+        passed=$((passed + 1))
+        printf 'PASS %s (%ss)\n' "$label" "$secs"
+    else
+        failed=$((failed + 1))
+        failures+=("$label: $reason")
+        printf 'FAIL %s: %s (log %s)\n' "$label" "$reason" "$log"
+        tail -n 15 "$log" | sed 's/^/    | /'
+    fi
+}
+
+finish() {
+    if [ $failed -gt 0 ]; then
+        echo "Failures:"
+        printf '  %s\n' "${failures[@]}"
+    fi
+    echo "$passed passed, $failed failed"
+    [ $failed -eq 0 ]
+}
