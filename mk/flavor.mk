@@ -7,6 +7,7 @@
 FLAVOR ?= opt
 B := build/$(FLAVOR)
 CC := mpicc
+CXX := mpicxx
 PREFIX ?= /usr/local/gasnet
 
 CFLAGS_opt := -O2 -g
@@ -37,15 +38,19 @@ GASNET_SRCS := $(wildcard core-mpi/*.c extended/*.c barrier/*.c core-native/*.c)
 TOOLS_SRCS := tools/gasnet_tools.c
 TEST_SRCS := $(wildcard tests/*.c)
 AMMPI_TESTS := $(filter tests/ammpi_%,$(TEST_SRCS))
-GASNET_TESTS := $(filter-out $(AMMPI_TESTS),$(TEST_SRCS))
+TOOLS_TESTS := $(filter tests/tools_%,$(TEST_SRCS)) $(wildcard tests/tools_*.cc)
+GASNET_TESTS := $(filter-out $(AMMPI_TESTS) $(TOOLS_TESTS),$(TEST_SRCS))
 BENCH_SRCS := $(wildcard bench/pingpong/*.c bench/flood/*.c bench/barrier/*.c)
 
 CONFIG_H := $(B)/include/gasnet_config.h
 LIBAMMPI := $(B)/lib/libammpi.a
 GASNET_LIBS := $(foreach m,$(MODES),$(B)/lib/libgasnet-mpi-$(m).a)
 TOOLS_LIBS := $(B)/lib/libgasnet_tools-seq.a $(B)/lib/libgasnet_tools-par.a
+TOOLS_TEST_BINS := $(foreach m,seq par,$(foreach t,$(basename $(notdir $(TOOLS_TESTS))),$(B)/tests/tools/$(t)-$(m))) \
+    $(B)/tests/tools/headercheck.ok
 TEST_BINS := $(patsubst tests/%.c,$(B)/tests/%,$(AMMPI_TESTS)) \
-    $(foreach m,seq par,$(patsubst tests/%.c,$(B)/tests/$(m)/%,$(GASNET_TESTS)))
+    $(foreach m,seq par,$(patsubst tests/%.c,$(B)/tests/$(m)/%,$(GASNET_TESTS))) \
+    $(TOOLS_TEST_BINS)
 BENCH_BINS := $(patsubst %.c,$(B)/%,$(BENCH_SRCS))
 
 .PHONY: all install
@@ -102,6 +107,30 @@ $(B)/tests/$(1)/%: tests/%.c $(B)/lib/libgasnet-mpi-$(1).a $(LIBAMMPI) $(wildcar
 	$(CC) $(CPPFLAGS) $(MODE_DEF_$(1)) $(CFLAGS) $$< -o $$@ $(LDFLAGS) $(B)/lib/libgasnet-mpi-$(1).a $(LIBAMMPI) $(NATIVE_LIBS) -lm
 endef
 $(foreach m,seq par,$(eval $(call test_rules,$(m))))
+
+# Tools-only tests (tests/tools_*.c, *.cc) use no GASNet: each is built
+# against libgasnet_tools-seq.a and -par.a. The SEQ build drops -pthread,
+# whose _REENTRANT would make gasnet_tools.h choose the PAR model.
+TOOLS_PAR_DEF := -DGASNETT_THREAD_SAFE=1 -D_REENTRANT
+CXXFLAGS := $(filter-out -std=gnu11,$(CFLAGS)) -std=gnu++11
+TOOLS_HDRS := tools/gasnet_tools.h $(CONFIG_H)
+$(B)/tests/tools/%-seq: tests/%.c $(B)/lib/libgasnet_tools-seq.a $(TOOLS_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(filter-out -pthread,$(CFLAGS)) $< -o $@ $(LDFLAGS) $(B)/lib/libgasnet_tools-seq.a
+$(B)/tests/tools/%-par: tests/%.c $(B)/lib/libgasnet_tools-par.a $(TOOLS_HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(TOOLS_PAR_DEF) $(CFLAGS) $< -o $@ $(LDFLAGS) $(B)/lib/libgasnet_tools-par.a
+$(B)/tests/tools/%-seq: tests/%.cc $(B)/lib/libgasnet_tools-seq.a $(TOOLS_HDRS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CPPFLAGS) $(filter-out -pthread,$(CXXFLAGS)) $< -o $@ $(LDFLAGS) $(B)/lib/libgasnet_tools-seq.a
+$(B)/tests/tools/%-par: tests/%.cc $(B)/lib/libgasnet_tools-par.a $(TOOLS_HDRS)
+	@mkdir -p $(dir $@)
+	$(CXX) $(CPPFLAGS) $(TOOLS_PAR_DEF) $(CXXFLAGS) $< -o $@ $(LDFLAGS) $(B)/lib/libgasnet_tools-par.a
+# Compile-time checks of gasnet_tools.h in each context (see the script).
+$(B)/tests/tools/headercheck.ok: tests/tools_headercheck.sh $(TOOLS_HDRS)
+	@mkdir -p $(dir $@)
+	@tests/tools_headercheck.sh "$(CC)" "$(CXX)" "$(CPPFLAGS) $(filter-out -pthread,$(CFLAGS))" $(dir $@)hc
+	@touch $@
 
 # Benchmarks: SEQ clients.
 $(B)/bench/%: bench/%.c $(B)/lib/libgasnet-mpi-seq.a $(LIBAMMPI) $(wildcard bench/*.h)

@@ -1,0 +1,593 @@
+/* gasnet_tools.c: the out-of-line half of gasnet_tools.h.
+ *
+ * One source, five builds: libgasnet_tools-seq.a, libgasnet_tools-par.a
+ * (GASNETT_THREAD_SAFE), and inside libgasnet-mpi-{seq,par,parsync}.a with
+ * GASNET_SEQ/PAR/PARSYNC on the command line but no gasnet.h. Nothing here
+ * depends on the thread model: the library's own shared state is guarded
+ * with pthread objects or atomics in every build, so a client of any model
+ * may use any of the libraries.
+ *
+ * Hooks for libgasnet's core (declared in gasnet_tools_internal.h). The core
+ * sets the two pointers at gasnet_init, before the client starts threads:
+ *
+ *   char *(*gasneti_tools_getenv_hook)(const char *name);
+ *       If set, gasnett_getenv asks it first (the job-wide environment
+ *       snapshot); a NULL answer falls back to the process getenv, which
+ *       sees gasnett_setenv.
+ *   int (*gasneti_tools_verboseenv_hook)(void);
+ *       If set, gasnett_verboseenv() returns its answer (-1 before init,
+ *       non-zero on node 0 when GASNET_VERBOSEENV is set). Unset (tools-only
+ *       programs): verbose iff GASNET_VERBOSEENV is set to something other
+ *       than empty, 0, N or NO.
+ *   void gasneti_envdisplay(const char *key, const char *value, int is_default);
+ *       Prints "ENV parameter: KEY = value" (plus "   (default)") on stderr
+ *       when gasnett_verboseenv() > 0, once per key. Every
+ *       gasnett_getenv_*_withdefault reports through it, and the core calls
+ *       it for its own settings, so each setting read is shown once with
+ *       its value and whether it was the default. A key queried while
+ *       reporting is off (before init) is shown at its next query.
+ *
+ * gasnett_fatalerror prints "*** FATAL ERROR: <msg>", then honours
+ * GASNET_FREEZE_ON_ERROR and GASNET_BACKTRACE, then calls abort().
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1 /* CPU_SET, sched_setaffinity */
+#endif
+#define GASNETI_BUILDING_TOOLS 1 /* GASNET_SEQ etc. without gasnet.h is fine here */
+#include "gasnet_tools.h"
+#include "gasnet_tools_internal.h"
+
+#include <execinfo.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <strings.h>
+#include <sys/mman.h>
+#include <sys/time.h>
+
+char *(*gasneti_tools_getenv_hook)(const char *name) = NULL;
+int (*gasneti_tools_verboseenv_hook)(void) = NULL;
+
+/* ---- timers ---------------------------------------------------------- */
+
+static pthread_once_t tick_once = PTHREAD_ONCE_INIT;
+static double tick_granularity_ns, tick_overhead_ns;
+
+static void tick_calibrate(void)
+{
+    gasneti_ticks_calibrate(&tick_granularity_ns, &tick_overhead_ns);
+}
+
+double gasnett_tick_granularityus(void)
+{
+    pthread_once(&tick_once, tick_calibrate);
+    return tick_granularity_ns / 1000.0;
+}
+
+double gasnett_tick_overheadus(void)
+{
+    pthread_once(&tick_once, tick_calibrate);
+    return tick_overhead_ns / 1000.0;
+}
+
+/* gasnett_ticks_now() for clients compiled where CLOCK_MONOTONIC is hidden. */
+gasnett_tick_t gasneti_ticks_now_lib(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (gasnett_tick_t)ts.tv_sec * 1000000000u + (gasnett_tick_t)ts.tv_nsec;
+}
+
+uint64_t gasnett_gettimeofday_us(void)
+{
+    struct timeval tv;
+    gettimeofday(&tv, NULL);
+    return (uint64_t)tv.tv_sec * 1000000u + (uint64_t)tv.tv_usec;
+}
+
+/* ---- fatal errors, freezing ------------------------------------------ */
+
+volatile int gasneti_frozen = 0;
+static int fatal_depth;
+
+void gasnett_fatalerror(const char *fmt, ...)
+{
+    char msg[2048];
+    va_list ap;
+    size_t len;
+
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    len = strlen(msg);
+    fflush(stdout);
+    fprintf(stderr, "*** FATAL ERROR: %s%s", msg, len && msg[len - 1] == '\n' ? "" : "\n");
+    fflush(stderr);
+    /* Freezing and backtracing read settings, and a bad setting is itself
+     * fatal: only the first fatal error does them. */
+    if (__atomic_fetch_add(&fatal_depth, 1, __ATOMIC_SEQ_CST) == 0) {
+        gasnett_freezeForDebuggerErr();
+        gasnett_print_backtrace_ifenabled(STDERR_FILENO);
+    }
+    abort();
+}
+
+void gasnett_freezeForDebuggerNow(volatile int *flag, const char *flagname)
+{
+    fprintf(stderr,
+            "Process frozen for debugger: host=%s pid=%d\n"
+            "To unfreeze, attach a debugger and set '%s' to 0.\n",
+            gasnett_gethostname(), (int)getpid(), flagname);
+    fflush(stderr);
+    *flag = 1;
+    while (*flag) sleep(1);
+}
+
+void gasnett_freezeForDebuggerErr(void)
+{
+    if (gasnett_getenv_yesno_withdefault("GASNET_FREEZE_ON_ERROR", 0))
+        gasnett_freezeForDebuggerNow(&gasneti_frozen, "gasneti_frozen");
+}
+
+void gasnett_killmyprocess(int exitcode)
+{
+    _exit(exitcode);
+}
+
+/* ---- miscellaneous ----------------------------------------------------- */
+
+const char *gasnett_performance_warning_str(void)
+{
+    return ""
+#if defined(GASNET_DEBUG)
+           "        debugging\n"
+#endif
+#if defined(GASNET_TRACE)
+           "        tracing\n"
+#endif
+#if defined(GASNET_STATS)
+           "        statistical collection\n"
+#endif
+#if defined(GASNET_DEBUGMALLOC)
+           "        debugging malloc\n"
+#endif
+        ;
+}
+
+int gasnett_cpu_count(void)
+{
+    static int cached = -1; /* a race only computes the same value twice */
+    int n = __atomic_load_n(&cached, __ATOMIC_RELAXED);
+    if (n < 0) {
+        long c = sysconf(_SC_NPROCESSORS_ONLN);
+        n = (c > 0 && c <= INT_MAX) ? (int)c : 0;
+        __atomic_store_n(&cached, n, __ATOMIC_RELAXED);
+    }
+    return n;
+}
+
+static char hostname_buf[256];
+static pthread_once_t hostname_once = PTHREAD_ONCE_INIT;
+
+static void hostname_fill(void)
+{
+    if (gethostname(hostname_buf, sizeof hostname_buf - 1) != 0)
+        gasnett_fatalerror("gasnett_gethostname: gethostname() failed: %s", strerror(errno));
+    hostname_buf[sizeof hostname_buf - 1] = '\0';
+}
+
+const char *gasnett_gethostname(void)
+{
+    pthread_once(&hostname_once, hostname_fill);
+    return hostname_buf;
+}
+
+gasnett_sighandlerfn_t gasnett_reghandler(int sigtocatch, gasnett_sighandlerfn_t fn)
+{
+    gasnett_sighandlerfn_t old = signal(sigtocatch, fn);
+    if (old == SIG_ERR)
+        gasnett_fatalerror("gasnett_reghandler: cannot install a handler for signal %d (%s): %s",
+                           sigtocatch, strsignal(sigtocatch), strerror(errno));
+    return old;
+}
+
+/* Best effort: a CPU this process may not use leaves the mask as it was. */
+void gasnett_set_affinity(int rank)
+{
+    int ncpus = gasnett_cpu_count();
+    cpu_set_t one;
+    if (ncpus <= 0 || rank < 0) return;
+    CPU_ZERO(&one);
+    CPU_SET(rank % ncpus, &one);
+    (void)sched_setaffinity(0, sizeof one, &one); /* 0: the calling thread */
+}
+
+uint64_t gasnett_checksum(const void *p, int numbytes)
+{
+    const unsigned char *b = (const unsigned char *)p;
+    uint64_t sum = 0;
+    int i;
+    for (i = 0; i < numbytes; i++) sum = ((sum << 8) | (sum >> 56)) ^ b[i];
+    return sum;
+}
+
+size_t gasnett_count0s(const void *src, size_t bytes)
+{
+    const unsigned char *b = (const unsigned char *)src;
+    size_t zeros = 0, i;
+    for (i = 0; i < bytes; i++) zeros += (b[i] == 0);
+    return zeros;
+}
+
+size_t gasnett_count0s_copy(void *GASNETT_RESTRICT dst, const void *GASNETT_RESTRICT src, size_t bytes)
+{
+    memcpy(dst, src, bytes);
+    return gasnett_count0s(dst, bytes);
+}
+
+int gasnett_count0s_uint32_t(uint32_t v)
+{
+    int zeros = 0, i;
+    for (i = 0; i < 4; i++) zeros += ((v >> (8 * i)) & 0xff) == 0;
+    return zeros;
+}
+
+int gasnett_count0s_uint64_t(uint64_t v)
+{
+    return gasnett_count0s_uint32_t((uint32_t)v) + gasnett_count0s_uint32_t((uint32_t)(v >> 32));
+}
+
+#if defined(HAVE_MMAP)
+void *gasnett_mmap(uintptr_t size)
+{
+    void *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED)
+        gasnett_fatalerror("gasnett_mmap(%" PRIuPTR " bytes) failed: %s", size, strerror(errno));
+    return p;
+}
+#endif
+
+uint64_t gasnett_getPhysMemSz(int failureIsFatal)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), pagesz = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || pagesz <= 0) {
+        if (failureIsFatal) gasnett_fatalerror("gasnett_getPhysMemSz: cannot determine the physical memory size");
+        return 0;
+    }
+    return (uint64_t)pages * (uint64_t)pagesz;
+}
+
+int gasnett_isLittleEndian(void)
+{
+    const uint32_t one = 1;
+    return *(const unsigned char *)&one == 1;
+}
+
+void gasnett_flush_streams(void)
+{
+    fflush(NULL);
+}
+
+/* ---- numbers ---------------------------------------------------------- */
+
+/* gasnett_parse_int; `what` names the source in error messages (an
+ * environment variable) or is NULL. */
+static int64_t parse_int(const char *what, const char *str, uint64_t mem_size_multiplier)
+{
+    const char *p = str;
+    int neg = 0, hex = 0, digits = 0;
+    uint64_t whole = 0, fnum = 0, fden = 1, unit = 1, frac, total;
+
+    if (!str || !*str) return 0;
+    while (isspace((unsigned char)*p)) p++;
+    if (*p == '-' || *p == '+') neg = (*p++ == '-');
+    while (isspace((unsigned char)*p)) p++;
+    if (p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+        hex = 1;
+        p += 2;
+    }
+    for (;; p++) {
+        unsigned base = hex ? 16 : 10, d;
+        if (isdigit((unsigned char)*p)) d = (unsigned)(*p - '0');
+        else if (hex && isxdigit((unsigned char)*p)) d = (unsigned)(tolower((unsigned char)*p) - 'a' + 10);
+        else break;
+        if (whole > (UINT64_MAX - d) / base) goto out_of_range;
+        whole = whole * base + d;
+        digits++;
+    }
+    if (*p == '.') {
+        if (hex)
+            gasnett_fatalerror("%s%s'%s' is not an integer: a hexadecimal number cannot have a fraction",
+                               what ? what : "gasnett_parse_int: ", what ? "=" : "", str);
+        /* Nine digits keep the scaling below exact in 64 bits. */
+        for (p++; isdigit((unsigned char)*p); p++, digits++) {
+            if (fden < 1000000000u) {
+                fnum = fnum * 10 + (uint64_t)(*p - '0');
+                fden *= 10;
+            }
+        }
+    }
+    if (!digits)
+        gasnett_fatalerror("%s%s'%s' is not an integer", what ? what : "gasnett_parse_int: ",
+                           what ? "=" : "", str);
+    while (isspace((unsigned char)*p)) p++;
+    if (mem_size_multiplier) {
+        switch (toupper((unsigned char)*p)) {
+        case 'T': unit = (uint64_t)1 << 40; break;
+        case 'G': unit = (uint64_t)1 << 30; break;
+        case 'M': unit = (uint64_t)1 << 20; break;
+        case 'K': unit = (uint64_t)1 << 10; break;
+        case 'B': unit = 1; break;
+        default: unit = mem_size_multiplier; break;
+        }
+    }
+    /* value * unit, the fraction's share truncated:
+     * fnum * unit / fden = fnum * (unit / fden) + fnum * (unit % fden) / fden */
+    if (unit / fden && fnum > (uint64_t)INT64_MAX / (unit / fden)) goto out_of_range;
+    frac = fnum * (unit / fden) + fnum * (unit % fden) / fden;
+    if (whole > (uint64_t)INT64_MAX / unit) goto out_of_range;
+    total = whole * unit;
+    if (frac > (uint64_t)INT64_MAX - total) goto out_of_range;
+    total += frac;
+    return neg ? -(int64_t)total : (int64_t)total;
+
+out_of_range:
+    gasnett_fatalerror("%s%s'%s' is out of range for a 64-bit integer",
+                       what ? what : "gasnett_parse_int: ", what ? "=" : "", str);
+}
+
+int64_t gasnett_parse_int(const char *str, uint64_t mem_size_multiplier)
+{
+    return parse_int(NULL, str, mem_size_multiplier);
+}
+
+char *gasnett_format_number(int64_t val, char *buf, size_t bufsz, int is_mem_size)
+{
+    static const struct {
+        const char *suffix;
+        int shift;
+    } units[] = {{" TB", 40}, {" GB", 30}, {" MB", 20}, {" KB", 10}, {" B", 0}};
+    uint64_t mag = val < 0 ? 0 - (uint64_t)val : (uint64_t)val;
+    const char *sign = val < 0 ? "-" : "";
+    size_t i;
+
+    if (mag >= (uint64_t)1 << 50) {
+        snprintf(buf, bufsz, "%s0x%" PRIx64, sign, mag);
+    } else if (is_mem_size && mag) {
+        /* The largest unit that shows at least 10 of itself or is exact. */
+        for (i = 0; i < sizeof units / sizeof units[0]; i++) {
+            uint64_t u = (uint64_t)1 << units[i].shift;
+            if (mag >= 10 * u || mag % u == 0) {
+                snprintf(buf, bufsz, "%s%" PRIu64 "%s", sign, mag / u, units[i].suffix);
+                break;
+            }
+        }
+    } else {
+        snprintf(buf, bufsz, "%" PRId64, val);
+    }
+    return buf;
+}
+
+/* ---- environment ------------------------------------------------------ */
+
+char *gasnett_getenv(const char *key)
+{
+    if (gasneti_tools_getenv_hook) {
+        char *v = gasneti_tools_getenv_hook(key);
+        if (v) return v;
+    }
+    return getenv(key);
+}
+
+void gasnett_setenv(const char *key, const char *value)
+{
+    if (setenv(key, value, 1) != 0)
+        gasnett_fatalerror("gasnett_setenv(%s, %s) failed: %s", key, value, strerror(errno));
+}
+
+void gasnett_unsetenv(const char *key)
+{
+    if (unsetenv(key) != 0) gasnett_fatalerror("gasnett_unsetenv(%s) failed: %s", key, strerror(errno));
+}
+
+/* 1 for Y/YES/1, 0 for N/NO/0 (any case), -1 for anything else. */
+static int parse_yesno(const char *s)
+{
+    if (!strcasecmp(s, "y") || !strcasecmp(s, "yes") || !strcmp(s, "1")) return 1;
+    if (!strcasecmp(s, "n") || !strcasecmp(s, "no") || !strcmp(s, "0")) return 0;
+    return -1;
+}
+
+int gasnett_verboseenv(void)
+{
+    const char *v;
+    if (gasneti_tools_verboseenv_hook) return gasneti_tools_verboseenv_hook();
+    v = gasnett_getenv("GASNET_VERBOSEENV");
+    return v && *v && parse_yesno(v) != 0;
+}
+
+/* Keys already reported; kept for the life of the process. */
+struct shown_key {
+    struct shown_key *next;
+    char name[];
+};
+static struct shown_key *shown_keys;
+static pthread_mutex_t shown_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void gasneti_envdisplay(const char *key, const char *value, int is_default)
+{
+    struct shown_key *k;
+    size_t len = strlen(key);
+
+    if (gasnett_verboseenv() <= 0) return;
+    pthread_mutex_lock(&shown_lock);
+    for (k = shown_keys; k; k = k->next) {
+        if (!strcmp(k->name, key)) break;
+    }
+    if (!k) {
+        /* Printed under the lock, so two threads cannot both report a key.
+         * Out of memory only means the key may be reported again. */
+        fprintf(stderr, "ENV parameter: %s = %s%s\n", key, value, is_default ? "   (default)" : "");
+        fflush(stderr);
+        k = (struct shown_key *)malloc(sizeof *k + len + 1);
+        if (k) {
+            memcpy(k->name, key, len + 1);
+            k->next = shown_keys;
+            shown_keys = k;
+        }
+    }
+    pthread_mutex_unlock(&shown_lock);
+}
+
+void gasnett_envstr_display(const char *key, const char *val, int is_dflt)
+{
+    gasneti_envdisplay(key, val, is_dflt);
+}
+
+void gasnett_envint_display(const char *key, int64_t val, int is_dflt, int is_mem_size)
+{
+    char buf[64];
+    gasneti_envdisplay(key, gasnett_format_number(val, buf, sizeof buf, is_mem_size), is_dflt);
+}
+
+void gasnett_envdbl_display(const char *key, double val, int is_dflt)
+{
+    char buf[64];
+    snprintf(buf, sizeof buf, "%g", val);
+    gasneti_envdisplay(key, buf, is_dflt);
+}
+
+int gasnett_getenv_yesno_withdefault(const char *key, int dflt)
+{
+    const char *v = gasnett_getenv(key);
+    int r = v ? parse_yesno(v) : !!dflt;
+    if (r < 0)
+        gasnett_fatalerror("environment variable %s='%s' is not a yes/no value: "
+                           "use Y, YES or 1, or N, NO or 0 (any case)", key, v);
+    gasneti_envdisplay(key, r ? "YES" : "NO", !v);
+    return r;
+}
+
+int64_t gasnett_getenv_int_withdefault(const char *key, int64_t dflt, uint64_t mem_size_multiplier)
+{
+    const char *v = gasnett_getenv(key);
+    int64_t r;
+    if (!v) {
+        gasnett_envint_display(key, dflt, 1, mem_size_multiplier != 0);
+        return dflt;
+    }
+    r = parse_int(key, v, mem_size_multiplier);
+    gasneti_envdisplay(key, v, 0);
+    return r;
+}
+
+char *gasnett_getenv_withdefault(const char *key, const char *dflt)
+{
+    char *v = gasnett_getenv(key);
+    gasneti_envdisplay(key, v ? v : (dflt ? dflt : "(null)"), !v);
+    return v ? v : (char *)dflt;
+}
+
+double gasnett_getenv_dbl_withdefault(const char *key, double dflt)
+{
+    const char *v = gasnett_getenv(key);
+    char *end;
+    double r;
+    if (!v) {
+        gasnett_envdbl_display(key, dflt, 1);
+        return dflt;
+    }
+    errno = 0;
+    r = strtod(v, &end);
+    while (isspace((unsigned char)*end)) end++;
+    if (end == v || *end || errno == ERANGE)
+        gasnett_fatalerror("environment variable %s='%s' is not a number", key, v);
+    gasneti_envdisplay(key, v, 0);
+    return r;
+}
+
+/* ---- backtrace --------------------------------------------------------
+ * Mechanisms: EXECINFO (glibc backtrace()) and the client's
+ * gasnett_backtrace_user hook, under the name the client gives it.
+ * gasnett_backtrace_init turns GASNET_BACKTRACE_TYPE into a list of
+ * mechanism numbers; gasnett_print_backtrace tries them in order. The list
+ * is read without a lock (a fatal signal may arrive at any time), so its
+ * entries are atomics and every value in it is always a valid mechanism. */
+
+gasnett_backtrace_type_t gasnett_backtrace_user __attribute__((__weak__)) = {NULL, NULL, 0};
+
+enum { BT_EXECINFO, BT_USER, BT_MAX_LIST = 16 };
+static int bt_list[BT_MAX_LIST];
+static int bt_count = -1; /* -1 until gasnett_backtrace_init */
+static int bt_enabled;    /* GASNET_BACKTRACE: backtrace on fatal errors */
+static pthread_mutex_t bt_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int bt_execinfo(int fd)
+{
+    void *frames[128];
+    int n = backtrace(frames, 128);
+    if (n <= 0) return 1;
+    backtrace_symbols_fd(frames, n, fd);
+    return 0;
+}
+
+static int bt_user_registered(void)
+{
+    return gasnett_backtrace_user.name && gasnett_backtrace_user.fnp;
+}
+
+void gasnett_backtrace_init(const char *exename)
+{
+    char dflt[128], types[256], *tok, *save = NULL;
+    int count = 0;
+
+    (void)exename; /* only a debugger-driven mechanism would need it */
+    snprintf(dflt, sizeof dflt, "EXECINFO%s%s", bt_user_registered() ? "," : "",
+             bt_user_registered() ? gasnett_backtrace_user.name : "");
+    pthread_mutex_lock(&bt_lock);
+    __atomic_store_n(&bt_enabled, gasnett_getenv_yesno_withdefault("GASNET_BACKTRACE", 0),
+                     __ATOMIC_RELAXED);
+    snprintf(types, sizeof types, "%s", gasnett_getenv_withdefault("GASNET_BACKTRACE_TYPE", dflt));
+    for (tok = strtok_r(types, " ,|;", &save); tok && count < BT_MAX_LIST;
+         tok = strtok_r(NULL, " ,|;", &save)) {
+        int mech = -1;
+        if (!strcasecmp(tok, "EXECINFO")) mech = BT_EXECINFO;
+        else if (bt_user_registered() && !strcasecmp(tok, gasnett_backtrace_user.name)) mech = BT_USER;
+        if (mech < 0) {
+            fprintf(stderr, "WARNING: GASNET_BACKTRACE_TYPE names '%s', which is not a backtrace "
+                            "mechanism here (known: EXECINFO%s%s); ignored\n",
+                    tok, bt_user_registered() ? ", " : "", bt_user_registered() ? gasnett_backtrace_user.name : "");
+            continue;
+        }
+        /* backtrace() loads its unwinder on first use: do that now, not in
+         * a signal handler. */
+        if (mech == BT_EXECINFO) {
+            void *frame;
+            (void)backtrace(&frame, 1);
+        }
+        __atomic_store_n(&bt_list[count++], mech, __ATOMIC_RELAXED);
+    }
+    __atomic_store_n(&bt_count, count, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&bt_lock);
+}
+
+int gasnett_print_backtrace(int fd)
+{
+    int count = __atomic_load_n(&bt_count, __ATOMIC_ACQUIRE), i;
+    if (count < 0) return -1;
+    for (i = 0; i < count; i++) {
+        int mech = __atomic_load_n(&bt_list[i], __ATOMIC_RELAXED);
+        int rc = mech == BT_EXECINFO ? bt_execinfo(fd) : gasnett_backtrace_user.fnp(fd);
+        if (rc == 0) return 0;
+    }
+    return 1;
+}
+
+static int bt_print_ifenabled(int fd)
+{
+    if (__atomic_load_n(&bt_count, __ATOMIC_ACQUIRE) < 0) gasnett_backtrace_init(NULL);
+    if (!__atomic_load_n(&bt_enabled, __ATOMIC_RELAXED)) return 1;
+    return gasnett_print_backtrace(fd);
+}
+
+int (*gasnett_print_backtrace_ifenabled)(int fd) = bt_print_ifenabled;

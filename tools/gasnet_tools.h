@@ -1,0 +1,762 @@
+/* gasnet_tools.h: the GASNet-1 "tools" API (gasnett_*, GASNETT_*, spec 1.9):
+ * portable timers, memory barriers, atomics, locks, thread keys, environment
+ * queries and small utilities that need no communication.
+ *
+ * Three ways in (the thread model is fixed when this header is processed):
+ *   - tools-only, SEQ: nothing defined; link libgasnet_tools-seq.a.
+ *   - tools-only, PAR: GASNETT_THREAD_SAFE, _REENTRANT or _THREAD_SAFE
+ *     defined, or <pthread.h> included first; link libgasnet_tools-par.a.
+ *   - after gasnet.h: GASNET_SEQ gives SEQ, GASNET_PAR or GASNET_PARSYNC
+ *     gives PAR; the tools come from libgasnet.
+ * GASNETT_LITE_MODE gives only the basic macros, timers and barriers, all in
+ * this header (no library).
+ *
+ * PAR: gasnett_atomic_* are atomic, locks are pthread objects, thread keys
+ * are per thread. SEQ: gasnett_atomic_* are plain memory operations (the
+ * fences their flags ask for still happen), locks are no-ops unless
+ * GASNETT_USE_TRUE_MUTEXES=1, gasnett_cond_wait is fatal, a thread key is
+ * one global. gasnett_strongatomic_* are atomic in every model.
+ */
+#ifndef _GASNET_TOOLS_H
+#define _GASNET_TOOLS_H
+
+/* ---- context and thread model -------------------------------------- */
+
+/* gasnet_tools.c defines GASNETI_BUILDING_TOOLS: the library is built with
+ * GASNET_SEQ/PAR/PARSYNC on the command line but without gasnet.h. */
+#if (defined(GASNET_SEQ) || defined(GASNET_PAR) || defined(GASNET_PARSYNC)) && \
+    !defined(_GASNET_H) && !defined(GASNETI_BUILDING_TOOLS)
+#error "GASNET_SEQ, GASNET_PAR or GASNET_PARSYNC is defined: include gasnet.h before gasnet_tools.h"
+#endif
+#if defined(GASNETT_LITE_MODE) && defined(_GASNET_H)
+#error "GASNETT_LITE_MODE is for tools-only code: it cannot be used with gasnet.h"
+#endif
+
+/* Decided before any system header is included, so that a client's own
+ * earlier #include <pthread.h> is what PTHREAD_MUTEX_INITIALIZER detects. */
+#if defined(GASNETT_LITE_MODE) || defined(GASNET_SEQ)
+#undef GASNETT_THREAD_SAFE
+#elif defined(GASNET_PAR) || defined(GASNET_PARSYNC) || defined(GASNETT_THREAD_SAFE) || \
+    defined(_REENTRANT) || defined(_THREAD_SAFE) || defined(PTHREAD_MUTEX_INITIALIZER)
+#undef GASNETT_THREAD_SAFE
+#define GASNETT_THREAD_SAFE 1
+#else
+#undef GASNETT_THREAD_SAFE
+#endif
+
+/* Threads a GASNet client may have; only meaningful with gasnet.h. */
+#if defined(GASNET_SEQ)
+#define GASNETT_MAX_THREADS 1
+#elif defined(GASNET_PAR) || defined(GASNET_PARSYNC)
+#define GASNETT_MAX_THREADS 256
+#endif
+
+/* HAVE_PTHREAD_H, HAVE_MMAP, GASNET_DEBUG/GASNET_NDEBUG, page and cache
+ * line sizes of this build. */
+#include <gasnet_config.h>
+
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <sched.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/param.h> /* MIN, MAX: taken from here so a later include agrees */
+#include <time.h>
+#include <unistd.h>
+#if defined(GASNETT_THREAD_SAFE) || (defined(GASNETT_USE_TRUE_MUTEXES) && GASNETT_USE_TRUE_MUTEXES)
+#include <pthread.h>
+#endif
+
+#ifndef MIN
+#define MIN(x, y) ((x) < (y) ? (x) : (y))
+#endif
+#ifndef MAX
+#define MAX(x, y) ((x) > (y) ? (x) : (y))
+#endif
+
+/* ---- 1. basic macros ------------------------------------------------ */
+
+#define GASNETT_SPEC_VERSION_MAJOR 1
+#define GASNETT_SPEC_VERSION_MINOR 9
+#ifdef GASNET_RELEASE_VERSION_MAJOR
+#define GASNETT_RELEASE_VERSION_MAJOR GASNET_RELEASE_VERSION_MAJOR
+#define GASNETT_RELEASE_VERSION_MINOR GASNET_RELEASE_VERSION_MINOR
+#define GASNETT_RELEASE_VERSION_PATCH GASNET_RELEASE_VERSION_PATCH
+#else
+#define GASNETT_RELEASE_VERSION_MAJOR 1
+#define GASNETT_RELEASE_VERSION_MINOR 30
+#define GASNETT_RELEASE_VERSION_PATCH 0
+#endif
+
+#ifdef __cplusplus
+#define GASNETT_BEGIN_EXTERNC extern "C" {
+#define GASNETT_END_EXTERNC }
+#define GASNETT_EXTERNC extern "C"
+#else
+#define GASNETT_BEGIN_EXTERNC
+#define GASNETT_END_EXTERNC
+#define GASNETT_EXTERNC extern
+#endif
+
+#ifndef _STRINGIFY
+#define _STRINGIFY_HELPER(x) #x
+#define _STRINGIFY(x) _STRINGIFY_HELPER(x)
+#endif
+#ifndef _CONCAT
+#define _CONCAT_HELPER(a, b) a##b
+#define _CONCAT(a, b) _CONCAT_HELPER(a, b)
+#endif
+
+/* A global array, so the text is in the binary; `used` keeps it there. */
+#define GASNETT_IDENT(id, text)                 \
+    GASNETT_EXTERNC volatile char id[];         \
+    __attribute__((__used__)) volatile char id[] = text
+
+#define GASNETT_FORMAT_PRINTF(fn, fmtidx, firstarg, declarator) \
+    __attribute__((__format__(__printf__, fmtidx, firstarg))) declarator
+#define GASNETT_FORMAT_PRINTF_FUNCPTR(fn, fmtidx, firstarg, declarator) \
+    __attribute__((__format__(__printf__, fmtidx, firstarg))) declarator
+#define GASNETT_NORETURN __attribute__((__noreturn__))
+#define GASNETT_NORETURNP(fn)
+
+/* The INLINE forms must supply `static`; a plain hint is enough. */
+#define GASNETT_INLINE(fn) static inline
+#define GASNETT_ALWAYS_INLINE(fn) static inline
+#define GASNETT_PLEASE_INLINE(fn) static inline
+#define GASNETT_NEVER_INLINE(fn, decl) __attribute__((__noinline__)) decl
+#define GASNETT_RESTRICT __restrict__
+#define GASNETT_USED __attribute__((__used__))
+#define GASNETT_UNUSED __attribute__((__unused__))
+#define GASNETT_MALLOC __attribute__((__malloc__))
+#define GASNETT_MALLOCP(fn)
+#define GASNETT_PURE __attribute__((__pure__))
+#define GASNETT_PUREP(fn)
+#define GASNETT_CONST __attribute__((__const__))
+#define GASNETT_CONSTP(fn)
+#define GASNETT_HOT __attribute__((__hot__))
+#define GASNETT_COLD __attribute__((__cold__))
+#define GASNETT_DEPRECATED __attribute__((__deprecated__))
+#define GASNETT_WARN_UNUSED_RESULT __attribute__((__warn_unused_result__))
+#define GASNETT_CURRENT_FUNCTION __func__
+
+#define GASNETT_PREDICT_TRUE(e) __builtin_expect(!!(e), 1)
+#define GASNETT_PREDICT_FALSE(e) __builtin_expect(!!(e), 0)
+#define if_pf(c) if (GASNETT_PREDICT_FALSE(c))
+#define if_pt(c) if (GASNETT_PREDICT_TRUE(c))
+#define gasnett_constant_p(e) __builtin_constant_p(e)
+
+#ifdef GASNETI_PAGESIZE
+#define GASNETT_PAGESIZE GASNETI_PAGESIZE
+#else
+#define GASNETT_PAGESIZE 4096
+#endif
+#if GASNETT_PAGESIZE == 4096
+#define GASNETT_PAGESHIFT 12
+#elif GASNETT_PAGESIZE == 16384
+#define GASNETT_PAGESHIFT 14
+#elif GASNETT_PAGESIZE == 65536
+#define GASNETT_PAGESHIFT 16
+#endif
+#ifdef GASNETI_CACHE_LINE_BYTES
+#define GASNETT_CACHE_LINE_BYTES GASNETI_CACHE_LINE_BYTES
+#else
+#define GASNETT_CACHE_LINE_BYTES 64
+#endif
+
+/* PLATFORM_*: each defined to an integer or left undefined. */
+#if defined(__LP64__) || (defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8)
+#define PLATFORM_ARCH_64 1
+#else
+#define PLATFORM_ARCH_32 1
+#endif
+#if defined(__x86_64__)
+#define PLATFORM_ARCH_X86_64 1
+#define GASNETI_ARCH_NAME "x86_64"
+#elif defined(__i386__)
+#define PLATFORM_ARCH_X86 1
+#define GASNETI_ARCH_NAME "i686"
+#elif defined(__aarch64__)
+#define GASNETI_ARCH_NAME "aarch64"
+#elif defined(__powerpc64__)
+#define GASNETI_ARCH_NAME "powerpc64"
+#else
+#define GASNETI_ARCH_NAME "unknown"
+#endif
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define PLATFORM_ARCH_LITTLE_ENDIAN 1
+#else
+#define PLATFORM_ARCH_BIG_ENDIAN 1
+#endif
+#if defined(__linux__)
+#define PLATFORM_OS_LINUX 1
+#define GASNETT_SYSTEM_TUPLE GASNETI_ARCH_NAME "-pc-linux-gnu"
+#else
+#define GASNETT_SYSTEM_TUPLE GASNETI_ARCH_NAME "-unknown-unknown"
+#endif
+
+#define PLATFORM_COMPILER_VERSION_INT(maj, min, pat) (((maj) << 16) | ((min) << 8) | (pat))
+#if defined(__clang__)
+#define PLATFORM_COMPILER_CLANG 1
+#define PLATFORM_COMPILER_FAMILYNAME CLANG
+#define PLATFORM_COMPILER_ID 2
+#define PLATFORM_COMPILER_VERSION \
+    PLATFORM_COMPILER_VERSION_INT(__clang_major__, __clang_minor__, __clang_patchlevel__)
+#elif defined(__GNUC__)
+#define PLATFORM_COMPILER_GNU 1
+#define PLATFORM_COMPILER_FAMILYNAME GNU
+#define PLATFORM_COMPILER_ID 1
+#define PLATFORM_COMPILER_VERSION \
+    PLATFORM_COMPILER_VERSION_INT(__GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__)
+#else
+#error "gasnet_tools.h needs gcc or clang (it uses GNU C builtins and attributes)"
+#endif
+#define PLATFORM_COMPILER_VERSION_STR __VERSION__
+#define PLATFORM_COMPILER_VERSION_GE(maj, min, pat) \
+    (PLATFORM_COMPILER_VERSION >= PLATFORM_COMPILER_VERSION_INT(maj, min, pat))
+#define PLATFORM_COMPILER_VERSION_GT(maj, min, pat) \
+    (PLATFORM_COMPILER_VERSION > PLATFORM_COMPILER_VERSION_INT(maj, min, pat))
+#define PLATFORM_COMPILER_VERSION_LE(maj, min, pat) \
+    (PLATFORM_COMPILER_VERSION <= PLATFORM_COMPILER_VERSION_INT(maj, min, pat))
+#define PLATFORM_COMPILER_VERSION_LT(maj, min, pat) \
+    (PLATFORM_COMPILER_VERSION < PLATFORM_COMPILER_VERSION_INT(maj, min, pat))
+#define PLATFORM_COMPILER_VERSION_EQ(maj, min, pat) \
+    (PLATFORM_COMPILER_VERSION == PLATFORM_COMPILER_VERSION_INT(maj, min, pat))
+
+#define GASNETT_TIMER_CONFIG timers_posix_monotonic
+#define GASNETT_MEMBAR_CONFIG membars_atomic_builtins
+#define GASNETT_ATOMIC_CONFIG atomics_atomic_builtins
+#define GASNETT_ATOMIC32_CONFIG atomics_atomic_builtins
+#define GASNETT_ATOMIC64_CONFIG atomics_atomic_builtins
+#if defined(GASNETT_LITE_MODE)
+#define GASNETI_THREAD_MODEL_STR "LITE"
+#elif defined(GASNETT_THREAD_SAFE)
+#define GASNETI_THREAD_MODEL_STR "PAR"
+#else
+#define GASNETI_THREAD_MODEL_STR "SEQ"
+#endif
+#if defined(GASNET_DEBUG)
+#define GASNETI_DEBUG_STR "debug"
+#else
+#define GASNETI_DEBUG_STR "nodebug"
+#endif
+#define GASNETT_CONFIG_STRING                                                   \
+    "RELEASE=" _STRINGIFY(GASNETT_RELEASE_VERSION_MAJOR) "."                    \
+    _STRINGIFY(GASNETT_RELEASE_VERSION_MINOR) "."                               \
+    _STRINGIFY(GASNETT_RELEASE_VERSION_PATCH) ",SPEC=1.9,TOOLS_"                \
+    GASNETI_THREAD_MODEL_STR "," GASNETI_DEBUG_STR ",PTR=" _STRINGIFY(          \
+        __SIZEOF_POINTER__) "byte," _STRINGIFY(GASNETT_TIMER_CONFIG) ","        \
+    _STRINGIFY(GASNETT_MEMBAR_CONFIG) "," _STRINGIFY(GASNETT_ATOMIC_CONFIG)
+
+GASNETT_BEGIN_EXTERNC
+
+/* ---- 3. memory barriers --------------------------------------------- */
+
+/* C11 fences: wmb = release, rmb = acquire, mb = seq_cst. gcc cannot tell
+ * ThreadSanitizer about a fence and warns; the fence is still emitted. */
+#if defined(__SANITIZE_THREAD__) && !defined(__clang__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wtsan"
+#endif
+static inline void gasneti_fence_release(void) { __atomic_thread_fence(__ATOMIC_RELEASE); }
+static inline void gasneti_fence_acquire(void) { __atomic_thread_fence(__ATOMIC_ACQUIRE); }
+static inline void gasneti_fence_full(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+#if defined(__SANITIZE_THREAD__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
+#define gasnett_local_wmb() gasneti_fence_release()
+#define gasnett_local_rmb() gasneti_fence_acquire()
+#define gasnett_local_mb() gasneti_fence_full()
+#define gasnett_compiler_fence() __asm__ __volatile__("" : : : "memory")
+#if defined(GASNETT_THREAD_SAFE)
+#define gasnett_weak_wmb() gasnett_local_wmb()
+#define gasnett_weak_rmb() gasnett_local_rmb()
+#define gasnett_weak_mb() gasnett_local_mb()
+#else
+#define gasnett_weak_wmb() ((void)0)
+#define gasnett_weak_rmb() ((void)0)
+#define gasnett_weak_mb() ((void)0)
+#endif
+#if defined(__x86_64__) || defined(__i386__)
+#define gasnett_spinloop_hint() __asm__ __volatile__("pause" : : : "memory")
+#else
+#define gasnett_spinloop_hint() gasnett_compiler_fence()
+#endif
+
+/* ---- 2. timers: CLOCK_MONOTONIC, one tick is one nanosecond ---------- */
+
+typedef uint64_t gasnett_tick_t;
+#define GASNETT_TICK_MIN ((gasnett_tick_t)0)
+#define GASNETT_TICK_MAX (~(gasnett_tick_t)0)
+
+#if defined(CLOCK_MONOTONIC)
+static inline gasnett_tick_t gasnett_ticks_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (gasnett_tick_t)ts.tv_sec * 1000000000u + (gasnett_tick_t)ts.tv_nsec;
+}
+#elif !defined(GASNETT_LITE_MODE)
+/* Strict ISO modes hide clock_gettime; the library always has it. */
+extern gasnett_tick_t gasneti_ticks_now_lib(void);
+#define gasnett_ticks_now() gasneti_ticks_now_lib()
+#else
+#error "GASNETT_LITE_MODE needs CLOCK_MONOTONIC: compile with POSIX features (e.g. -std=gnu11)"
+#endif
+#define gasnett_ticks_to_ns(t) ((uint64_t)(t))
+#define gasnett_ticks_to_us(t) ((uint64_t)(t) / 1000u)
+
+/* Measures the smallest non-zero step between two readings (granularity)
+ * and the cost of one reading, both in ns; both come out positive. */
+static inline void gasneti_ticks_calibrate(double *granularity_ns, double *overhead_ns)
+{
+    gasnett_tick_t best = GASNETT_TICK_MAX, start, end;
+    uint64_t reads = 0;
+    int i;
+    for (i = 0; i < 1000; i++) {
+        gasnett_tick_t t0 = gasnett_ticks_now(), t1;
+        while ((t1 = gasnett_ticks_now()) == t0) {
+        }
+        if (t1 - t0 < best) best = t1 - t0;
+    }
+    start = gasnett_ticks_now();
+    do {
+        for (i = 0; i < 1000; i++) (void)gasnett_ticks_now();
+        reads += 1000;
+    } while ((end = gasnett_ticks_now()) == start);
+    *granularity_ns = (double)best;
+    *overhead_ns = (double)(end - start) / (double)reads;
+}
+
+#if defined(GASNETT_LITE_MODE)
+/* No library to cache in: measure at each call. */
+static inline double gasnett_tick_granularityus(void)
+{
+    double g, o;
+    gasneti_ticks_calibrate(&g, &o);
+    return g / 1000.0;
+}
+static inline double gasnett_tick_overheadus(void)
+{
+    double g, o;
+    gasneti_ticks_calibrate(&g, &o);
+    return o / 1000.0;
+}
+#else
+extern double gasnett_tick_granularityus(void); /* measured once */
+extern double gasnett_tick_overheadus(void);
+extern uint64_t gasnett_gettimeofday_us(void);
+#endif
+
+#if !defined(GASNETT_LITE_MODE)
+
+/* ---- 8. miscellaneous (declared first: the lock helpers use them) --- */
+
+GASNETT_FORMAT_PRINTF(gasnett_fatalerror, 1, 2,
+                      extern void gasnett_fatalerror(const char *fmt, ...)) GASNETT_NORETURN;
+extern void gasnett_killmyprocess(int exitcode) GASNETT_NORETURN;
+extern const char *gasnett_performance_warning_str(void);
+#define gasnett_sched_yield() sched_yield()
+extern int gasnett_cpu_count(void);
+extern const char *gasnett_gethostname(void);
+typedef void (*gasnett_sighandlerfn_t)(int);
+extern gasnett_sighandlerfn_t gasnett_reghandler(int sigtocatch, gasnett_sighandlerfn_t fn);
+extern void gasnett_set_affinity(int rank);
+extern uint64_t gasnett_checksum(const void *p, int numbytes);
+extern int64_t gasnett_parse_int(const char *str, uint64_t mem_size_multiplier);
+extern char *gasnett_format_number(int64_t val, char *buf, size_t bufsz, int is_mem_size);
+extern size_t gasnett_count0s(const void *src, size_t bytes);
+extern size_t gasnett_count0s_copy(void *GASNETT_RESTRICT dst, const void *GASNETT_RESTRICT src,
+                                   size_t bytes);
+extern int gasnett_count0s_uint32_t(uint32_t v);
+extern int gasnett_count0s_uint64_t(uint64_t v);
+#if PLATFORM_ARCH_64
+#define gasnett_count0s_uintptr_t(v) gasnett_count0s_uint64_t((uint64_t)(v))
+#else
+#define gasnett_count0s_uintptr_t(v) gasnett_count0s_uint32_t((uint32_t)(v))
+#endif
+#if defined(HAVE_MMAP)
+extern void *gasnett_mmap(uintptr_t size);
+#endif
+extern uint64_t gasnett_getPhysMemSz(int failureIsFatal);
+extern int gasnett_isLittleEndian(void);
+extern void gasnett_flush_streams(void);
+extern void gasnett_freezeForDebuggerNow(volatile int *flag, const char *flagname);
+extern void gasnett_freezeForDebuggerErr(void);
+
+/* ---- 4. atomics ------------------------------------------------------ */
+
+#define GASNETT_ATOMIC_NONE 0
+#define GASNETT_ATOMIC_RMB_PRE 0x1
+#define GASNETT_ATOMIC_WMB_PRE 0x2
+#define GASNETT_ATOMIC_RMB_POST 0x4
+#define GASNETT_ATOMIC_WMB_POST 0x8
+#define GASNETT_ATOMIC_RMB_POST_IF_TRUE 0x10
+#define GASNETT_ATOMIC_RMB_POST_IF_FALSE 0x20
+#define GASNETT_ATOMIC_MB_PRE (GASNETT_ATOMIC_RMB_PRE | GASNETT_ATOMIC_WMB_PRE)
+#define GASNETT_ATOMIC_MB_POST (GASNETT_ATOMIC_RMB_POST | GASNETT_ATOMIC_WMB_POST)
+#define GASNETT_ATOMIC_REL GASNETT_ATOMIC_WMB_PRE
+#define GASNETT_ATOMIC_ACQ GASNETT_ATOMIC_RMB_POST
+#define GASNETT_ATOMIC_ACQ_IF_TRUE GASNETT_ATOMIC_RMB_POST_IF_TRUE
+#define GASNETT_ATOMIC_ACQ_IF_FALSE GASNETT_ATOMIC_RMB_POST_IF_FALSE
+
+/* One member of exactly the counter's size, so the types overlay any
+ * same-size object. */
+typedef struct { volatile uint32_t ctr; } gasnett_atomic32_t;
+typedef struct { volatile uint64_t ctr; } gasnett_atomic64_t;
+#define gasnett_atomic32_init(v) { (uint32_t)(v) }
+#define gasnett_atomic64_init(v) { (uint64_t)(v) }
+
+/* The fences an operation's flags ask for; `result` is the outcome of a
+ * compare-and-swap or decrement-and-test (1 for other operations). */
+static inline void gasneti_atomic_fence(int want_r, int want_w)
+{
+    if (want_r && want_w) gasnett_local_mb();
+    else if (want_r) gasnett_local_rmb();
+    else if (want_w) gasnett_local_wmb();
+}
+static inline void gasneti_atomic_fence_pre(int flags)
+{
+    gasneti_atomic_fence(flags & GASNETT_ATOMIC_RMB_PRE, flags & GASNETT_ATOMIC_WMB_PRE);
+}
+static inline void gasneti_atomic_fence_post(int flags, int result)
+{
+    int r = (flags & GASNETT_ATOMIC_RMB_POST) ||
+            (result && (flags & GASNETT_ATOMIC_RMB_POST_IF_TRUE)) ||
+            (!result && (flags & GASNETT_ATOMIC_RMB_POST_IF_FALSE));
+    gasneti_atomic_fence(r, flags & GASNETT_ATOMIC_WMB_POST);
+}
+
+/* The ten operations for one width. `real` (a constant at every call
+ * site) picks a seq_cst atomic operation or plain loads and stores; either
+ * way the fences of `flags` surround it. */
+#define GASNETI_ATOMIC_OPS(W)                                                              \
+    static inline uint##W##_t gasneti_atomic##W##_read(gasnett_atomic##W##_t *p, int flags, \
+                                                       int real)                            \
+    {                                                                                       \
+        uint##W##_t v;                                                                      \
+        gasneti_atomic_fence_pre(flags);                                                    \
+        v = real ? __atomic_load_n(&p->ctr, __ATOMIC_SEQ_CST) : p->ctr;                     \
+        gasneti_atomic_fence_post(flags, 1);                                                \
+        return v;                                                                           \
+    }                                                                                       \
+    static inline void gasneti_atomic##W##_set(gasnett_atomic##W##_t *p, uint##W##_t v,     \
+                                               int flags, int real)                         \
+    {                                                                                       \
+        gasneti_atomic_fence_pre(flags);                                                    \
+        if (real) __atomic_store_n(&p->ctr, v, __ATOMIC_SEQ_CST);                           \
+        else p->ctr = v;                                                                    \
+        gasneti_atomic_fence_post(flags, 1);                                                \
+    }                                                                                       \
+    /* add: returns the new value; the other updates are built on it */                    \
+    static inline uint##W##_t gasneti_atomic##W##_add(gasnett_atomic##W##_t *p,            \
+                                                      uint##W##_t v, int flags, int real)   \
+    {                                                                                       \
+        uint##W##_t n;                                                                      \
+        gasneti_atomic_fence_pre(flags);                                                    \
+        if (real) n = __atomic_add_fetch(&p->ctr, v, __ATOMIC_SEQ_CST);                     \
+        else {                                                                              \
+            n = (uint##W##_t)(p->ctr + v);                                                  \
+            p->ctr = n;                                                                     \
+        }                                                                                   \
+        gasneti_atomic_fence_post(flags, n == 0);                                           \
+        return n;                                                                           \
+    }                                                                                       \
+    static inline uint##W##_t gasneti_atomic##W##_swap(gasnett_atomic##W##_t *p,           \
+                                                       uint##W##_t v, int flags, int real)  \
+    {                                                                                       \
+        uint##W##_t old;                                                                    \
+        gasneti_atomic_fence_pre(flags);                                                    \
+        if (real) old = __atomic_exchange_n(&p->ctr, v, __ATOMIC_SEQ_CST);                  \
+        else {                                                                              \
+            old = p->ctr;                                                                   \
+            p->ctr = v;                                                                     \
+        }                                                                                   \
+        gasneti_atomic_fence_post(flags, 1);                                                \
+        return old;                                                                         \
+    }                                                                                       \
+    static inline int gasneti_atomic##W##_cas(gasnett_atomic##W##_t *p, uint##W##_t oldv,   \
+                                              uint##W##_t newv, int flags, int real)        \
+    {                                                                                       \
+        int ok;                                                                             \
+        gasneti_atomic_fence_pre(flags);                                                    \
+        if (real)                                                                           \
+            ok = __atomic_compare_exchange_n(&p->ctr, &oldv, newv, 0, __ATOMIC_SEQ_CST,     \
+                                             __ATOMIC_SEQ_CST);                             \
+        else if ((ok = (p->ctr == oldv)))                                                   \
+            p->ctr = newv;                                                                  \
+        gasneti_atomic_fence_post(flags, ok);                                               \
+        return ok;                                                                          \
+    }
+
+GASNETI_ATOMIC_OPS(32)
+GASNETI_ATOMIC_OPS(64)
+
+/* Maps one family (prefix F, width W, real = 0 or 1) onto the operations. */
+#define gasneti_atomic_read(W, p, f, real) gasneti_atomic##W##_read(p, f, real)
+#define gasneti_atomic_set(W, p, v, f, real) gasneti_atomic##W##_set(p, (uint##W##_t)(v), f, real)
+#define gasneti_atomic_add(W, p, v, f, real) gasneti_atomic##W##_add(p, (uint##W##_t)(v), f, real)
+#define gasneti_atomic_sub(W, p, v, f, real) \
+    gasneti_atomic##W##_add(p, (uint##W##_t)(0 - (uint##W##_t)(v)), f, real)
+#define gasneti_atomic_dec_test(W, p, f, real) (gasneti_atomic##W##_add(p, (uint##W##_t)-1, f, real) == 0)
+#define gasneti_atomic_swap(W, p, v, f, real) gasneti_atomic##W##_swap(p, (uint##W##_t)(v), f, real)
+#define gasneti_atomic_cas(W, p, o, n, f, real) \
+    gasneti_atomic##W##_cas(p, (uint##W##_t)(o), (uint##W##_t)(n), f, real)
+
+#if defined(GASNETT_THREAD_SAFE)
+#define GASNETI_ATOMIC_REAL 1
+#else
+#define GASNETI_ATOMIC_REAL 0
+#endif
+
+/* gasnett_atomic32_*, gasnett_atomic64_*: atomic only in PAR */
+#define gasnett_atomic32_read(p, f) gasneti_atomic_read(32, p, f, GASNETI_ATOMIC_REAL)
+#define gasnett_atomic32_set(p, v, f) gasneti_atomic_set(32, p, v, f, GASNETI_ATOMIC_REAL)
+#define gasnett_atomic32_increment(p, f) ((void)gasneti_atomic_add(32, p, 1, f, GASNETI_ATOMIC_REAL))
+#define gasnett_atomic32_decrement(p, f) ((void)gasneti_atomic_sub(32, p, 1, f, GASNETI_ATOMIC_REAL))
+#define gasnett_atomic32_decrement_and_test(p, f) gasneti_atomic_dec_test(32, p, f, GASNETI_ATOMIC_REAL)
+#define gasnett_atomic32_compare_and_swap(p, o, n, f) gasneti_atomic_cas(32, p, o, n, f, GASNETI_ATOMIC_REAL)
+#define gasnett_atomic32_swap(p, v, f) gasneti_atomic_swap(32, p, v, f, GASNETI_ATOMIC_REAL)
+#define gasnett_atomic32_add(p, v, f) gasneti_atomic_add(32, p, v, f, GASNETI_ATOMIC_REAL)
+#define gasnett_atomic32_subtract(p, v, f) gasneti_atomic_sub(32, p, v, f, GASNETI_ATOMIC_REAL)
+
+#define gasnett_atomic64_read(p, f) gasneti_atomic_read(64, p, f, GASNETI_ATOMIC_REAL)
+#define gasnett_atomic64_set(p, v, f) gasneti_atomic_set(64, p, v, f, GASNETI_ATOMIC_REAL)
+#define gasnett_atomic64_increment(p, f) ((void)gasneti_atomic_add(64, p, 1, f, GASNETI_ATOMIC_REAL))
+#define gasnett_atomic64_decrement(p, f) ((void)gasneti_atomic_sub(64, p, 1, f, GASNETI_ATOMIC_REAL))
+#define gasnett_atomic64_decrement_and_test(p, f) gasneti_atomic_dec_test(64, p, f, GASNETI_ATOMIC_REAL)
+#define gasnett_atomic64_compare_and_swap(p, o, n, f) gasneti_atomic_cas(64, p, o, n, f, GASNETI_ATOMIC_REAL)
+#define gasnett_atomic64_swap(p, v, f) gasneti_atomic_swap(64, p, v, f, GASNETI_ATOMIC_REAL)
+#define gasnett_atomic64_add(p, v, f) gasneti_atomic_add(64, p, v, f, GASNETI_ATOMIC_REAL)
+#define gasnett_atomic64_subtract(p, v, f) gasneti_atomic_sub(64, p, v, f, GASNETI_ATOMIC_REAL)
+
+/* gasnett_atomic_*: the 32-bit family under its own names */
+typedef gasnett_atomic32_t gasnett_atomic_t;
+typedef uint32_t gasnett_atomic_val_t;
+typedef int32_t gasnett_atomic_sval_t;
+#define GASNETT_HAVE_ATOMIC_CAS 1
+#define GASNETT_HAVE_ATOMIC_ADD_SUB 1
+#define GASNETT_ATOMIC_MAX ((gasnett_atomic_val_t)UINT32_MAX)
+#define GASNETT_ATOMIC_SIGNED_MIN ((gasnett_atomic_sval_t)INT32_MIN)
+#define GASNETT_ATOMIC_SIGNED_MAX ((gasnett_atomic_sval_t)INT32_MAX)
+#define gasnett_atomic_signed(v) ((gasnett_atomic_sval_t)(v))
+#define gasnett_atomic_init(v) gasnett_atomic32_init(v)
+#define gasnett_atomic_read(p, f) gasnett_atomic32_read(p, f)
+#define gasnett_atomic_set(p, v, f) gasnett_atomic32_set(p, v, f)
+#define gasnett_atomic_increment(p, f) gasnett_atomic32_increment(p, f)
+#define gasnett_atomic_decrement(p, f) gasnett_atomic32_decrement(p, f)
+#define gasnett_atomic_decrement_and_test(p, f) gasnett_atomic32_decrement_and_test(p, f)
+#define gasnett_atomic_compare_and_swap(p, o, n, f) gasnett_atomic32_compare_and_swap(p, o, n, f)
+#define gasnett_atomic_swap(p, v, f) gasnett_atomic32_swap(p, v, f)
+#define gasnett_atomic_add(p, v, f) gasnett_atomic32_add(p, v, f)
+#define gasnett_atomic_subtract(p, v, f) gasnett_atomic32_subtract(p, v, f)
+
+/* Strong atomics: atomic in every model. 32- and 64-bit __atomic
+ * operations are lock-free where gcc says so, hence signal-safe. */
+typedef gasnett_atomic_t gasnett_strongatomic_t;
+typedef gasnett_atomic32_t gasnett_strongatomic32_t;
+typedef gasnett_atomic64_t gasnett_strongatomic64_t;
+#define GASNETT_HAVE_STRONGATOMIC_CAS 1
+#define GASNETT_HAVE_STRONGATOMIC_ADD_SUB 1
+#if !defined(__GCC_ATOMIC_INT_LOCK_FREE) || __GCC_ATOMIC_INT_LOCK_FREE != 2
+#define GASNETT_STRONGATOMIC_NOT_SIGNALSAFE 1
+#define GASNETT_STRONGATOMIC32_NOT_SIGNALSAFE 1
+#endif
+#if !defined(__GCC_ATOMIC_LLONG_LOCK_FREE) || __GCC_ATOMIC_LLONG_LOCK_FREE != 2
+#define GASNETT_STRONGATOMIC64_NOT_SIGNALSAFE 1
+#endif
+#define gasnett_strongatomic32_init(v) gasnett_atomic32_init(v)
+#define gasnett_strongatomic32_read(p, f) gasneti_atomic_read(32, p, f, 1)
+#define gasnett_strongatomic32_set(p, v, f) gasneti_atomic_set(32, p, v, f, 1)
+#define gasnett_strongatomic32_increment(p, f) ((void)gasneti_atomic_add(32, p, 1, f, 1))
+#define gasnett_strongatomic32_decrement(p, f) ((void)gasneti_atomic_sub(32, p, 1, f, 1))
+#define gasnett_strongatomic32_decrement_and_test(p, f) gasneti_atomic_dec_test(32, p, f, 1)
+#define gasnett_strongatomic32_compare_and_swap(p, o, n, f) gasneti_atomic_cas(32, p, o, n, f, 1)
+#define gasnett_strongatomic32_swap(p, v, f) gasneti_atomic_swap(32, p, v, f, 1)
+#define gasnett_strongatomic32_add(p, v, f) gasneti_atomic_add(32, p, v, f, 1)
+#define gasnett_strongatomic32_subtract(p, v, f) gasneti_atomic_sub(32, p, v, f, 1)
+
+#define gasnett_strongatomic64_init(v) gasnett_atomic64_init(v)
+#define gasnett_strongatomic64_read(p, f) gasneti_atomic_read(64, p, f, 1)
+#define gasnett_strongatomic64_set(p, v, f) gasneti_atomic_set(64, p, v, f, 1)
+#define gasnett_strongatomic64_increment(p, f) ((void)gasneti_atomic_add(64, p, 1, f, 1))
+#define gasnett_strongatomic64_decrement(p, f) ((void)gasneti_atomic_sub(64, p, 1, f, 1))
+#define gasnett_strongatomic64_decrement_and_test(p, f) gasneti_atomic_dec_test(64, p, f, 1)
+#define gasnett_strongatomic64_compare_and_swap(p, o, n, f) gasneti_atomic_cas(64, p, o, n, f, 1)
+#define gasnett_strongatomic64_swap(p, v, f) gasneti_atomic_swap(64, p, v, f, 1)
+#define gasnett_strongatomic64_add(p, v, f) gasneti_atomic_add(64, p, v, f, 1)
+#define gasnett_strongatomic64_subtract(p, v, f) gasneti_atomic_sub(64, p, v, f, 1)
+
+#define gasnett_strongatomic_init(v) gasnett_strongatomic32_init(v)
+#define gasnett_strongatomic_read(p, f) gasnett_strongatomic32_read(p, f)
+#define gasnett_strongatomic_set(p, v, f) gasnett_strongatomic32_set(p, v, f)
+#define gasnett_strongatomic_increment(p, f) gasnett_strongatomic32_increment(p, f)
+#define gasnett_strongatomic_decrement(p, f) gasnett_strongatomic32_decrement(p, f)
+#define gasnett_strongatomic_decrement_and_test(p, f) gasnett_strongatomic32_decrement_and_test(p, f)
+#define gasnett_strongatomic_compare_and_swap(p, o, n, f) gasnett_strongatomic32_compare_and_swap(p, o, n, f)
+#define gasnett_strongatomic_swap(p, v, f) gasnett_strongatomic32_swap(p, v, f)
+#define gasnett_strongatomic_add(p, v, f) gasnett_strongatomic32_add(p, v, f)
+#define gasnett_strongatomic_subtract(p, v, f) gasnett_strongatomic32_subtract(p, v, f)
+
+/* ---- 5. mutex, condition variable, rwlock ---------------------------- */
+
+#if defined(GASNETT_THREAD_SAFE) || (defined(GASNETT_USE_TRUE_MUTEXES) && GASNETT_USE_TRUE_MUTEXES)
+/* A pthread call that fails means a broken program: stop with its name. */
+static inline void gasneti_pthread_check(int rc, const char *what)
+{
+    if_pf(rc) gasnett_fatalerror("%s failed: %s", what, strerror(rc));
+}
+typedef pthread_mutex_t gasnett_mutex_t;
+#define GASNETT_MUTEX_INITIALIZER PTHREAD_MUTEX_INITIALIZER
+#define gasnett_mutex_init(p) gasneti_pthread_check(pthread_mutex_init(p, NULL), "pthread_mutex_init")
+#define gasnett_mutex_destroy(p) gasneti_pthread_check(pthread_mutex_destroy(p), "pthread_mutex_destroy")
+#define gasnett_mutex_destroy_ignoreerr(p) pthread_mutex_destroy(p)
+#define gasnett_mutex_lock(p) gasneti_pthread_check(pthread_mutex_lock(p), "pthread_mutex_lock")
+#define gasnett_mutex_unlock(p) gasneti_pthread_check(pthread_mutex_unlock(p), "pthread_mutex_unlock")
+#define gasnett_mutex_trylock(p) pthread_mutex_trylock(p)
+
+typedef pthread_cond_t gasnett_cond_t;
+#define GASNETT_COND_INITIALIZER PTHREAD_COND_INITIALIZER
+#define gasnett_cond_init(p) gasneti_pthread_check(pthread_cond_init(p, NULL), "pthread_cond_init")
+#define gasnett_cond_destroy(p) gasneti_pthread_check(pthread_cond_destroy(p), "pthread_cond_destroy")
+#define gasnett_cond_signal(p) gasneti_pthread_check(pthread_cond_signal(p), "pthread_cond_signal")
+#define gasnett_cond_broadcast(p) gasneti_pthread_check(pthread_cond_broadcast(p), "pthread_cond_broadcast")
+#define gasnett_cond_wait(c, m) gasneti_pthread_check(pthread_cond_wait(c, m), "pthread_cond_wait")
+
+#if defined(PTHREAD_RWLOCK_INITIALIZER)
+typedef pthread_rwlock_t gasnett_rwlock_t;
+#define GASNETT_RWLOCK_INITIALIZER PTHREAD_RWLOCK_INITIALIZER
+#define gasnett_rwlock_init(p) gasneti_pthread_check(pthread_rwlock_init(p, NULL), "pthread_rwlock_init")
+#define gasnett_rwlock_destroy(p) gasneti_pthread_check(pthread_rwlock_destroy(p), "pthread_rwlock_destroy")
+#define gasnett_rwlock_rdlock(p) gasneti_pthread_check(pthread_rwlock_rdlock(p), "pthread_rwlock_rdlock")
+#define gasnett_rwlock_wrlock(p) gasneti_pthread_check(pthread_rwlock_wrlock(p), "pthread_rwlock_wrlock")
+#define gasnett_rwlock_unlock(p) gasneti_pthread_check(pthread_rwlock_unlock(p), "pthread_rwlock_unlock")
+#define gasnett_rwlock_tryrdlock(p) pthread_rwlock_tryrdlock(p)
+#define gasnett_rwlock_trywrlock(p) pthread_rwlock_trywrlock(p)
+#else
+/* Strict ISO modes hide pthread_rwlock_t: serialize readers on a mutex. */
+typedef pthread_mutex_t gasnett_rwlock_t;
+#define GASNETT_RWLOCK_INITIALIZER PTHREAD_MUTEX_INITIALIZER
+#define gasnett_rwlock_init(p) gasnett_mutex_init(p)
+#define gasnett_rwlock_destroy(p) gasnett_mutex_destroy(p)
+#define gasnett_rwlock_rdlock(p) gasnett_mutex_lock(p)
+#define gasnett_rwlock_wrlock(p) gasnett_mutex_lock(p)
+#define gasnett_rwlock_unlock(p) gasnett_mutex_unlock(p)
+#define gasnett_rwlock_tryrdlock(p) pthread_mutex_trylock(p)
+#define gasnett_rwlock_trywrlock(p) pthread_mutex_trylock(p)
+#endif
+
+#else /* SEQ: one thread, nothing to exclude */
+typedef char gasnett_mutex_t;
+#define GASNETT_MUTEX_INITIALIZER '\0'
+#define gasnett_mutex_init(p) ((void)(p))
+#define gasnett_mutex_destroy(p) ((void)(p))
+#define gasnett_mutex_destroy_ignoreerr(p) ((void)(p), 0)
+#define gasnett_mutex_lock(p) ((void)(p))
+#define gasnett_mutex_unlock(p) ((void)(p))
+#define gasnett_mutex_trylock(p) ((void)(p), 0)
+
+typedef char gasnett_cond_t;
+#define GASNETT_COND_INITIALIZER '\0'
+#define gasnett_cond_init(p) ((void)(p))
+#define gasnett_cond_destroy(p) ((void)(p))
+#define gasnett_cond_signal(p) ((void)(p))
+#define gasnett_cond_broadcast(p) ((void)(p))
+/* No other thread could ever signal: waiting would hang forever. */
+#define gasnett_cond_wait(c, m)                                                         \
+    ((void)(c), (void)(m),                                                              \
+     gasnett_fatalerror("gasnett_cond_wait() called in a non-threaded (SEQ) build, "   \
+                        "where nothing can signal it; build with GASNETT_THREAD_SAFE"))
+
+typedef char gasnett_rwlock_t;
+#define GASNETT_RWLOCK_INITIALIZER '\0'
+#define gasnett_rwlock_init(p) ((void)(p))
+#define gasnett_rwlock_destroy(p) ((void)(p))
+#define gasnett_rwlock_rdlock(p) ((void)(p))
+#define gasnett_rwlock_wrlock(p) ((void)(p))
+#define gasnett_rwlock_unlock(p) ((void)(p))
+#define gasnett_rwlock_tryrdlock(p) ((void)(p), 0)
+#define gasnett_rwlock_trywrlock(p) ((void)(p), 0)
+#endif
+
+/* Lock assertions are not checked. */
+#define gasnett_mutex_assertlocked(p) ((void)(p))
+#define gasnett_mutex_assertunlocked(p) ((void)(p))
+#define gasnett_rwlock_assertlocked(p) ((void)(p))
+#define gasnett_rwlock_assertrdlocked(p) ((void)(p))
+#define gasnett_rwlock_assertwrlocked(p) ((void)(p))
+#define gasnett_rwlock_assertunlocked(p) ((void)(p))
+
+/* ---- 6. thread keys: a void * per thread (PAR) or one global (SEQ) ---- */
+
+#if defined(GASNETT_THREAD_SAFE)
+#define GASNETI_THREADKEY_STORAGE __thread
+#else
+#define GASNETI_THREADKEY_STORAGE
+#endif
+#define GASNETT_THREADKEY_DECLARE(key) \
+    GASNETT_EXTERNC GASNETI_THREADKEY_STORAGE void *gasneti_threadkey_##key
+#define GASNETT_THREADKEY_DEFINE(key)                                   \
+    GASNETT_THREADKEY_DECLARE(key);                                     \
+    GASNETI_THREADKEY_STORAGE void *gasneti_threadkey_##key = NULL
+#define gasnett_threadkey_init(key) ((void)0)
+#define gasnett_threadkey_get(key) ((void *)gasneti_threadkey_##key)
+#define gasnett_threadkey_set(key, v) ((void)(gasneti_threadkey_##key = (void *)(v)))
+#define gasnett_threadkey_get_noinit(key) gasnett_threadkey_get(key)
+#define gasnett_threadkey_set_noinit(key, v) gasnett_threadkey_set(key, v)
+
+/* ---- 7. environment -------------------------------------------------- */
+
+extern char *gasnett_getenv(const char *key);
+extern void gasnett_setenv(const char *key, const char *value);
+extern void gasnett_unsetenv(const char *key);
+extern int gasnett_getenv_yesno_withdefault(const char *key, int dflt);
+extern int64_t gasnett_getenv_int_withdefault(const char *key, int64_t dflt,
+                                              uint64_t mem_size_multiplier);
+extern char *gasnett_getenv_withdefault(const char *key, const char *dflt);
+extern double gasnett_getenv_dbl_withdefault(const char *key, double dflt);
+extern int gasnett_verboseenv(void);
+extern void gasnett_envstr_display(const char *key, const char *val, int is_dflt);
+extern void gasnett_envint_display(const char *key, int64_t val, int is_dflt, int is_mem_size);
+extern void gasnett_envdbl_display(const char *key, double val, int is_dflt);
+
+/* ---- 9. backtrace ----------------------------------------------------- */
+
+typedef struct {
+    const char *name;
+    int (*fnp)(int fd); /* writes the calling thread's stack to fd; 0 = done */
+    int threadsupport;
+} gasnett_backtrace_type_t;
+/* The client may define this (the library's copy is a weak all-zero one). */
+extern gasnett_backtrace_type_t gasnett_backtrace_user;
+extern void gasnett_backtrace_init(const char *exename);
+extern int gasnett_print_backtrace(int fd);
+extern int (*gasnett_print_backtrace_ifenabled)(int fd);
+
+/* ---- 10. trace and stats: no tracing library, so no-op expressions ---- */
+
+static inline void gasneti_trace_printf_noop(const char *fmt, ...) { (void)fmt; }
+#define GASNETT_TRACE_SETSOURCELINE(file, line) ((void)0)
+#define GASNETT_TRACE_GETSOURCELINE(pfile, pline) ((void)0)
+#define GASNETT_TRACE_FREEZESOURCELINE() ((void)0)
+#define GASNETT_TRACE_UNFREEZESOURCELINE() ((void)0)
+#define GASNETT_TRACE_PRINTF gasneti_trace_printf_noop
+#define GASNETT_TRACE_PRINTF_FORCE gasneti_trace_printf_noop
+#define GASNETT_TRACE_ENABLED 0
+#define GASNETT_TRACE_GETMASK() ""
+#define GASNETT_TRACE_SETMASK(mask) ((void)0)
+#define GASNETT_STATS_GETMASK() ""
+#define GASNETT_STATS_SETMASK(mask) ((void)0)
+#define GASNETT_TRACE_GET_TRACELOCAL() (0)
+#define GASNETT_TRACE_SET_TRACELOCAL(v) ((void)0)
+#define GASNETT_STATS_INIT(callback) 0
+
+#endif /* !GASNETT_LITE_MODE */
+
+GASNETT_END_EXTERNC
+
+#endif /* _GASNET_TOOLS_H */
