@@ -88,7 +88,6 @@ static int request(int kind, gasnet_node_t dest, gasnet_handler_t handler, void 
         rc = ammpi_request_long_async(gasnetc_ep, (int)dest, handler, src, nbytes, dest_addr,
                                       numargs, args);
     }
-    if (gasnetc_exit_requested) gasnetc_exit_now();
     return rc == AMMPI_OK ? GASNET_OK : gasneti_report(call, from_ammpi(rc), "transport error");
 }
 

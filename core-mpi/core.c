@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -123,10 +124,17 @@ char *gasnet_getenv(const char *name)
     return NULL;
 }
 
+/* Settings are reported by node 0 only, when GASNET_VERBOSEENV is yes. */
 static int verboseenv(void)
 {
+    static int verbose = -1;
     if (!gasneti_init_done) return -1;
-    return gasneti_mynode == 0 && gasnett_getenv_yesno_withdefault("GASNET_VERBOSEENV", 0);
+    if (verbose < 0) {
+        const char *v = gasnet_getenv("GASNET_VERBOSEENV");
+        verbose = gasneti_mynode == 0 && v &&
+                  (!strcasecmp(v, "y") || !strcasecmp(v, "yes") || !strcmp(v, "1"));
+    }
+    return verbose;
 }
 
 int64_t gasneti_getenv_int(const char *key, int64_t dflt)

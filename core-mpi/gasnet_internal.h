@@ -73,8 +73,8 @@ void gasneti_handler_leave(ammpi_token_t tok, int is_request);
 #define GASNETI_CHECK_MAY_COMMUNICATE(call) gasneti_check_may_communicate(call)
 #define GASNETI_CHECK_MAY_POLL(call) gasneti_check_may_poll(call)
 #else
-#define GASNETI_CHECK_MAY_COMMUNICATE(call) ((void)0)
-#define GASNETI_CHECK_MAY_POLL(call) ((void)0)
+#define GASNETI_CHECK_MAY_COMMUNICATE(call) ((void)(call))
+#define GASNETI_CHECK_MAY_POLL(call) ((void)(call))
 #endif
 int gasneti_hsls_held(void); /* by the calling thread (debug builds: exact) */
 

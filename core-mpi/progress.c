@@ -14,6 +14,7 @@
 #include "gasnet_internal.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <strings.h>
 #include <time.h>
 
