@@ -41,3 +41,7 @@ reply_with_hsl|gasnet_AMReplyShort: called while the handler holds an HSL
 long_outside|gasnet_AMRequestLong: destination .* outside node 1
 CASES
 fi
+
+# --- install layout: both builds installed, clients built outside the tree
+# through the fragments and pkg-config in every mode, link-name checks.
+if [ "$FLAVOR" = debug ]; then s install_test -- tests/install_test.sh; fi
