@@ -463,7 +463,7 @@ int gasnet_getSegmentInfo(gasnet_seginfo_t *seginfo_table, int numentries)
         return gasneti_report(call, GASNET_ERR_BAD_ARG, "bad table (%p, %d entries)",
                               (void *)seginfo_table, numentries);
     size_t n = (size_t)numentries < gasneti_nodes ? (size_t)numentries : gasneti_nodes;
-    memcpy(seginfo_table, gasneti_seginfo, n * sizeof *seginfo_table);
+    if (n) memcpy(seginfo_table, gasneti_seginfo, n * sizeof *seginfo_table);
     return GASNET_OK;
 }
 
@@ -475,7 +475,7 @@ int gasnet_getNodeInfo(gasnet_nodeinfo_t *nodeinfo_table, int numentries)
         return gasneti_report(call, GASNET_ERR_BAD_ARG, "bad table (%p, %d entries)",
                               (void *)nodeinfo_table, numentries);
     size_t n = (size_t)numentries < gasneti_nodes ? (size_t)numentries : gasneti_nodes;
-    memcpy(nodeinfo_table, gasneti_nodeinfo, n * sizeof *nodeinfo_table);
+    if (n) memcpy(nodeinfo_table, gasneti_nodeinfo, n * sizeof *nodeinfo_table);
     return GASNET_OK;
 }
 
