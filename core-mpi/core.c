@@ -172,8 +172,7 @@ static int getenv_ranged(const char *key, int dflt, int lo, int hi)
 
 /* ---- MPI start-up */
 
-static int we_started_mpi;
-int gasnetc_mpi_started_by_us(void) { return we_started_mpi; }
+int gasnetc_mpi_started;
 
 static int thread_level(const char *name)
 {
@@ -218,7 +217,7 @@ static void start_mpi(int *argc, char ***argv, int need_threads)
                            "or MULTIPLE", want);
     if (MPI_Init_thread(argc, argv, requested, &provided) != MPI_SUCCESS)
         gasneti_fatalerror("gasnet_init: MPI_Init_thread failed");
-    we_started_mpi = 1;
+    gasnetc_mpi_started = 1;
     if (provided < required)
         gasneti_fatalerror("gasnet_init: this GASNet mode needs %s, MPI provides only %s",
                            level_name(required), level_name(provided));

@@ -119,9 +119,12 @@ static void arm_failsafe(void)
 
 /* The first thread to get here ends the process; any other thread that
  * calls gasnet_exit meanwhile waits here forever. */
+static int exiting; /* MPI_Finalize below must not run the client-finalize hook */
+
 static __attribute__((__noreturn__)) void do_exit(int code, int origin)
 {
     pthread_mutex_lock(&exit_lock);
+    exiting = 1;
     adopt(code, origin);
     arm_failsafe();
     fflush(NULL);
@@ -143,9 +146,10 @@ static __attribute__((__noreturn__)) void do_exit(int code, int origin)
         usleep(200);
     }
     fflush(NULL);
-    /* Every node is exiting too: finalize MPI together, which launchers
-     * take as a normal end. Otherwise the launcher ends the others. */
-    if (nheard == (long)gasneti_nodes - 1) {
+    /* Every node is exiting too: finalize MPI together (if GASNet started
+     * it), which launchers take as a normal end. Otherwise the launcher
+     * ends the others. */
+    if (nheard == (long)gasneti_nodes - 1 && gasnetc_mpi_started) {
         ammpi_cancel_receives(gasnetc_ep);
         MPI_Cancel(&inreq);
         MPI_Request_free(&inreq);
@@ -183,6 +187,26 @@ static void at_process_exit(int status, void *arg)
     if (!finalized && gasnetc_comm != MPI_COMM_NULL) gasnet_exit(status);
 }
 
+/* MPI_Finalize deletes MPI_COMM_SELF's attributes first, so this runs when
+ * a client that shares MPI with GASNet finalizes it (every node does, it is
+ * collective): GASNet shuts down with it, cleanly. */
+static int at_mpi_finalize(MPI_Comm comm, int key, void *val, void *extra)
+{
+    (void)comm;
+    (void)key;
+    (void)val;
+    (void)extra;
+    if (exiting || gasnetc_comm == MPI_COMM_NULL) return MPI_SUCCESS;
+    gasnetc_progress_stop();
+    ammpi_close(gasnetc_ep);
+    gasnetc_ep = NULL;
+    MPI_Cancel(&inreq);
+    MPI_Request_free(&inreq);
+    MPI_Comm_free(&gasnetc_comm);
+    gasneti_attach_done = 0;
+    return MPI_SUCCESS;
+}
+
 void gasnetc_exit_init(void)
 {
     int n = (int)gasneti_nodes;
@@ -196,4 +220,7 @@ void gasnetc_exit_init(void)
     if (!outmsg || !outreq || !heard) gasneti_fatalerror("gasnet_init: out of memory");
     MPI_Irecv(inmsg, 3, MPI_INT, MPI_ANY_SOURCE, TAG_EXIT, gasnetc_comm, &inreq);
     on_exit(at_process_exit, NULL);
+    int key;
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, at_mpi_finalize, &key, NULL);
+    MPI_Comm_set_attr(MPI_COMM_SELF, key, NULL);
 }

@@ -45,3 +45,17 @@ fi
 # --- install layout: both builds installed, clients built outside the tree
 # through the fragments and pkg-config in every mode, link-name checks.
 if [ "$FLAVOR" = debug ]; then s install_test -- tests/install_test.sh; fi
+
+# --- MPI interoperability: who starts MPI, how the job ends, SEQ and PAR.
+for m in seq par; do
+    for start in client-init gasnet-init; do
+        for end in finalize exit return; do
+            t interop_${m}_${start}_$end 2 -g "interop ok node 1" -T 30 \
+                -- $B/tests/$m/interop_mpi $start $end
+        done
+    done
+    t interop_${m}_4nodes 4 -g "interop ok node 3" -T 30 -- $B/tests/$m/interop_mpi client-init finalize
+done
+t interop_par_low_level 2 -x nonzero -T 30 \
+    -g "needs MPI_THREAD_SERIALIZED but the client initialised MPI with MPI_THREAD_SINGLE" \
+    -- $B/tests/par/interop_mpi low-level
