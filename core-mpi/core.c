@@ -304,6 +304,7 @@ int gasnet_init(int *argc, char ***argv)
     threaded = 1;
 #endif
     threaded |= gasnetc_progress_thread_wanted();
+    gasnetc_in_mpi++;
     start_mpi(argc, argv, threaded);
     MPI_Comm_dup(MPI_COMM_WORLD, &gasnetc_comm);
     MPI_Comm_set_errhandler(gasnetc_comm, MPI_ERRORS_RETURN);
@@ -324,6 +325,7 @@ int gasnet_init(int *argc, char ***argv)
     open_endpoint(threaded);
     ammpi_set_error_handler(gasnetc_ep, wire_error);
     gasnetc_exit_init();
+    gasnetc_in_mpi--;
     return GASNET_OK;
 }
 
@@ -396,6 +398,9 @@ static void register_internal(const gasneti_handler_t *table)
     for (; table->index; table++) ammpi_set_handler(gasnetc_ep, table->index, table->fn);
 }
 
+static int attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize,
+                  uintptr_t minheapoffset);
+
 int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize,
                   uintptr_t minheapoffset)
 {
@@ -403,6 +408,16 @@ int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsiz
     if (!gasneti_init_done) return gasneti_report(call, GASNET_ERR_NOT_INIT, "called before gasnet_init");
     if (gasneti_attach_done) return gasneti_report(call, GASNET_ERR_NOT_INIT, "called a second time");
     GASNETI_CHECK_MAY_COMMUNICATE(call);
+    gasnetc_in_mpi++;
+    int rc = attach(table, numentries, segsize, minheapoffset);
+    gasnetc_in_mpi--;
+    return rc;
+}
+
+static int attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize,
+                  uintptr_t minheapoffset)
+{
+    const char *call = "gasnet_attach";
     int rc = GASNET_OK;
     int *index = calloc(numentries > 0 ? (size_t)numentries : 1, sizeof *index);
     void *segbase = NULL;

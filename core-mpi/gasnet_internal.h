@@ -54,6 +54,10 @@ int gasneti_poll(void); /* one poll; also services exit requests */
 void gasneti_poll_wait(int *idle); /* one iteration of a wait loop */
 
 /* ---- exit (exit.c) */
+/* Non-zero while this thread is inside an MPI call GASNet made: MPI may call
+ * exit() from there when the job aborts, and the exit hook must then leave
+ * MPI alone. */
+extern __thread int gasnetc_in_mpi;
 void gasnetc_exit_init(void);       /* at gasnet_init: exit channel, on_exit */
 extern volatile int gasnetc_exit_requested; /* a peer asked this node to exit */
 void gasnetc_exit_now(void) __attribute__((__noreturn__));

@@ -1,24 +1,24 @@
 # Test harness, sourced by tests/run.sh.
 #
-#   t NAME RANKS [-x CODE|nonzero] [-g REGEX] [-T SECONDS] [-e VAR=VALUE]... -- PROG [ARGS]
+#   t NAME RANKS [-x CODE[,CODE...]|nonzero] [-g REGEX]... [-T SECONDS] [-e VAR=VALUE]... -- PROG [ARGS]
 #   s NAME [-T SECONDS] -- CMD [ARGS]
 #
 # Runs PROG on RANKS processes through launch/gasnetrun_mpi under a timeout,
-# and passes when the job exits with the expected status (default 0), its
-# output matches REGEX (if given) and no process of it is left behind. Logs
+# and passes when the job exits with an expected status (default 0), its
+# output matches every REGEX given and no process of it is left behind. Logs
 # go to build/<flavour>/logs/. `finish` prints "N passed, N failed".
 passed=0
 failed=0
 failures=()
 
 t() {
-    local name=$1 ranks=$2 expect=0 pattern="" limit=${TEST_TIMEOUT:-120}
-    local envs=()
+    local name=$1 ranks=$2 expect=0 limit=${TEST_TIMEOUT:-120}
+    local envs=() patterns=()
     shift 2
     while [ $# -gt 0 ]; do
         case "$1" in
             -x) expect=$2; shift 2 ;;
-            -g) pattern=$2; shift 2 ;;
+            -g) patterns+=("$2"); shift 2 ;;
             -T) limit=$2; shift 2 ;;
             -e) envs+=("$2"); shift 2 ;;
             --) shift; break ;;
@@ -37,12 +37,15 @@ t() {
         reason="timed out after ${limit}s"
     elif [ "$expect" = nonzero ]; then
         [ $rc -ne 0 ] || reason="exit status 0, expected non-zero"
-    elif [ $rc -ne "$expect" ]; then
+    elif [[ ",$expect," != *",$rc,"* ]]; then
         reason="exit status $rc, expected $expect"
     fi
-    if [ -z "$reason" ] && [ -n "$pattern" ] && ! grep -Eq -- "$pattern" "$log"; then
-        reason="output lacks /$pattern/"
-    fi
+    local pattern
+    for pattern in "${patterns[@]}"; do
+        if [ -z "$reason" ] && ! grep -Eq -- "$pattern" "$log"; then
+            reason="output lacks /$pattern/"
+        fi
+    done
     # No process of the job may outlive it.
     local prog=$1 waited=0
     while pgrep -f -- "$prog" >/dev/null 2>&1 && [ $waited -lt 20 ]; do

@@ -59,3 +59,23 @@ done
 t interop_par_low_level 2 -x nonzero -T 30 \
     -g "needs MPI_THREAD_SERIALIZED but the client initialised MPI with MPI_THREAD_SINGLE" \
     -- $B/tests/par/interop_mpi low-level
+
+# --- exit matrix: status, time to exit (the -T limit) and no process left
+for m in seq par; do
+    X=$B/tests/$m/exit_matrix
+    t exit_${m}_collective 3 -T 20 -g 'bye from node 0' -g 'bye from node 1' -g 'bye from node 2' \
+        -g 'node 2 line 199' -- $X collective
+    t exit_${m}_barrier 3 -T 20 -x 7 -- $X barrier
+    t exit_${m}_compute 3 -T 20 -x 5 -- $X compute
+    t exit_${m}_handler 2 -T 20 -x 9 -- $X handler
+    t exit_${m}_concurrent 4 -T 20 -x 3,4 -- $X concurrent
+    t exit_${m}_return 2 -T 20 -g 'node 0 returns' -g 'node 1 returns' -- $X return
+    t exit_${m}_exit_call 2 -T 20 -x 6 -- $X exit-call
+    t exit_${m}_crash 2 -T 20 -x nonzero -- $X crash
+    t exit_${m}_killed 2 -T 20 -x nonzero -- $X killed
+    t exit_${m}_failsafe 2 -T 20 -x 3 -e GASNET_EXIT_ACKWAIT=100 -e GASNET_EXITTIMEOUT=1 \
+        -g 'forcing it' -- $X failsafe
+    t exit_${m}_before_attach 2 -T 20 -x 13 -- $X before-attach
+done
+t exit_par_thread 2 -T 20 -x 11 -- $B/tests/par/exit_matrix thread
+s exit_signals -T 60 -- tests/exit_signal_test.sh $B
