@@ -9,3 +9,22 @@ for n in 1 2 4; do t ammpi_noreply $n -- $B/tests/ammpi_noreply $((50000 / SCALE
 t ammpi_badwire 2 -- $B/tests/ammpi_badwire
 t ammpi_badwire_fatal 2 -x nonzero -g 'node 0: message from node 1 rejected: Short request names handler 77' \
     -- $B/tests/ammpi_badwire fatal
+
+# --- gasnet_tools (tools-only programs: one process, SEQ and PAR builds)
+for m in seq par; do
+    tb=$B/tests/tools/tools_basic-$m
+    t tools_basic_$m 1 -g "tools_basic: OK" -- $tb
+    t tools_cxx_$m 1 -g "tools_cxx: OK" -- $B/tests/tools/tools_cxx-$m
+    t tools_verboseenv_$m 1 -e GASNET_VERBOSEENV=1 \
+        -g '^ENV parameter: GASNET_TB_VISIBLE = 64 B   \(default\)$' -- $tb verbose
+    t tools_yesno_garbage_$m 1 -x nonzero \
+        -g "^\*\*\* FATAL ERROR: environment variable GASNET_TB_BAD='maybe' is not a yes/no value" -- $tb yesno-garbage
+    t tools_int_garbage_$m 1 -x nonzero \
+        -g "^\*\*\* FATAL ERROR: GASNET_TB_BADINT='lots' is not an integer" -- $tb int-garbage
+    t tools_fatalerror_$m 1 -x nonzero -g '^\*\*\* FATAL ERROR: deliberate failure 42$' -- $tb fatal
+    t tools_fatalerror_backtrace_$m 1 -x nonzero -e GASNET_BACKTRACE=1 -e GASNET_BACKTRACE_TYPE=USER \
+        -g '^tools_basic: user backtrace hook ran$' -- $tb fatal
+    t tools_killmyprocess_$m 1 -x 7 -- $tb kill
+done
+t tools_condwait_seq 1 -x nonzero -g 'FATAL ERROR: gasnett_cond_wait\(\) called in a non-threaded' \
+    -- $B/tests/tools/tools_basic-seq condwait

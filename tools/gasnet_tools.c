@@ -521,6 +521,7 @@ static int bt_list[BT_MAX_LIST];
 static int bt_count = -1; /* -1 until gasnett_backtrace_init */
 static int bt_enabled;    /* GASNET_BACKTRACE: backtrace on fatal errors */
 static pthread_mutex_t bt_lock = PTHREAD_MUTEX_INITIALIZER;
+static __thread int bt_reading; /* this thread is reading the settings */
 
 static int bt_execinfo(int fd)
 {
@@ -539,15 +540,19 @@ static int bt_user_registered(void)
 void gasnett_backtrace_init(const char *exename)
 {
     char dflt[128], types[256], *tok, *save = NULL;
-    int count = 0;
+    int count = 0, enabled;
 
     (void)exename; /* only a debugger-driven mechanism would need it */
     snprintf(dflt, sizeof dflt, "EXECINFO%s%s", bt_user_registered() ? "," : "",
              bt_user_registered() ? gasnett_backtrace_user.name : "");
-    pthread_mutex_lock(&bt_lock);
-    __atomic_store_n(&bt_enabled, gasnett_getenv_yesno_withdefault("GASNET_BACKTRACE", 0),
-                     __ATOMIC_RELAXED);
+    /* Read before locking: a bad value is fatal, and the fatal error comes
+     * back here to backtrace (bt_reading stops it from asking again). */
+    bt_reading = 1;
+    enabled = gasnett_getenv_yesno_withdefault("GASNET_BACKTRACE", 0);
     snprintf(types, sizeof types, "%s", gasnett_getenv_withdefault("GASNET_BACKTRACE_TYPE", dflt));
+    bt_reading = 0;
+    pthread_mutex_lock(&bt_lock);
+    __atomic_store_n(&bt_enabled, enabled, __ATOMIC_RELAXED);
     for (tok = strtok_r(types, " ,|;", &save); tok && count < BT_MAX_LIST;
          tok = strtok_r(NULL, " ,|;", &save)) {
         int mech = -1;
@@ -585,7 +590,10 @@ int gasnett_print_backtrace(int fd)
 
 static int bt_print_ifenabled(int fd)
 {
-    if (__atomic_load_n(&bt_count, __ATOMIC_ACQUIRE) < 0) gasnett_backtrace_init(NULL);
+    if (__atomic_load_n(&bt_count, __ATOMIC_ACQUIRE) < 0) {
+        if (bt_reading) return 1;
+        gasnett_backtrace_init(NULL);
+    }
     if (!__atomic_load_n(&bt_enabled, __ATOMIC_RELAXED)) return 1;
     return gasnett_print_backtrace(fd);
 }
