@@ -7,7 +7,10 @@
 FLAVOR ?= opt
 B := build/$(FLAVOR)
 CC := mpicc
-CXX := mpicxx
+# Tools-only programs need no MPI (and MPI's UCX memory hooks crash under
+# ThreadSanitizer): plain compilers build them.
+TOOLS_CC := cc
+TOOLS_CXX := c++
 PREFIX ?= /usr/local/gasnet
 
 CFLAGS_opt := -O2 -g
@@ -117,20 +120,20 @@ CXXFLAGS := $(filter-out -std=gnu11,$(CFLAGS)) -std=gnu++11
 TOOLS_HDRS := tools/gasnet_tools.h $(CONFIG_H)
 $(B)/tests/tools/%-seq: tests/%.c $(B)/lib/libgasnet_tools-seq.a $(TOOLS_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(filter-out -pthread,$(CFLAGS)) $< -o $@ $(filter-out -pthread,$(LDFLAGS)) $(B)/lib/libgasnet_tools-seq.a
+	$(TOOLS_CC) $(CPPFLAGS) $(filter-out -pthread,$(CFLAGS)) $< -o $@ $(filter-out -pthread,$(LDFLAGS)) $(B)/lib/libgasnet_tools-seq.a
 $(B)/tests/tools/%-par: tests/%.c $(B)/lib/libgasnet_tools-par.a $(TOOLS_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(TOOLS_PAR_DEF) $(CFLAGS) $< -o $@ $(LDFLAGS) $(B)/lib/libgasnet_tools-par.a
+	$(TOOLS_CC) $(CPPFLAGS) $(TOOLS_PAR_DEF) $(CFLAGS) $< -o $@ $(LDFLAGS) $(B)/lib/libgasnet_tools-par.a
 $(B)/tests/tools/%-seq: tests/%.cc $(B)/lib/libgasnet_tools-seq.a $(TOOLS_HDRS)
 	@mkdir -p $(dir $@)
-	$(CXX) $(CPPFLAGS) $(filter-out -pthread,$(CXXFLAGS)) $< -o $@ $(filter-out -pthread,$(LDFLAGS)) $(B)/lib/libgasnet_tools-seq.a
+	$(TOOLS_CXX) $(CPPFLAGS) $(filter-out -pthread,$(CXXFLAGS)) $< -o $@ $(filter-out -pthread,$(LDFLAGS)) $(B)/lib/libgasnet_tools-seq.a
 $(B)/tests/tools/%-par: tests/%.cc $(B)/lib/libgasnet_tools-par.a $(TOOLS_HDRS)
 	@mkdir -p $(dir $@)
-	$(CXX) $(CPPFLAGS) $(TOOLS_PAR_DEF) $(CXXFLAGS) $< -o $@ $(LDFLAGS) $(B)/lib/libgasnet_tools-par.a
+	$(TOOLS_CXX) $(CPPFLAGS) $(TOOLS_PAR_DEF) $(CXXFLAGS) $< -o $@ $(LDFLAGS) $(B)/lib/libgasnet_tools-par.a
 # Compile-time checks of gasnet_tools.h in each context (see the script).
 $(B)/tests/tools/headercheck.ok: tests/tools_headercheck.sh $(TOOLS_HDRS)
 	@mkdir -p $(dir $@)
-	@tests/tools_headercheck.sh "$(CC)" "$(CXX)" "$(CPPFLAGS) $(filter-out -pthread,$(CFLAGS))" $(dir $@)hc
+	@tests/tools_headercheck.sh "$(TOOLS_CC)" "$(TOOLS_CXX)" "$(CPPFLAGS) $(filter-out -pthread,$(CFLAGS))" $(dir $@)hc
 	@touch $@
 
 # Benchmarks: SEQ clients.
