@@ -27,8 +27,9 @@ extern "C" {
 
 #define AMMPI_MAX_ARGS 16
 #define AMMPI_NUM_HANDLERS 256
-#define AMMPI_MAX_MEDIUM 65000 /* bytes of a Medium payload */
-#define AMMPI_MAX_LONG 65000   /* bytes of a Long payload */
+#define AMMPI_MAX_MEDIUM 65000          /* bytes of a Medium payload */
+#define AMMPI_MAX_LONG_REQUEST 1048576  /* Long request: lands in place, no copy */
+#define AMMPI_MAX_LONG_REPLY 65000      /* Long reply: the replier sends a copy */
 
 enum {
     AMMPI_OK = 0,
@@ -101,8 +102,19 @@ int ammpi_reply_medium(ammpi_token_t tok, int handler, const void *src,
 int ammpi_reply_long(ammpi_token_t tok, int handler, const void *src,
                      size_t nbytes, void *dest_addr, int nargs, const int32_t *args);
 
+/* Serialises the caller's own MPI calls with the endpoint's, for callers
+ * that use MPI beside ammpi under MPI_THREAD_SERIALIZED. Never held while
+ * a handler runs. */
+void ammpi_lock(ammpi_ep_t *ep);
+void ammpi_unlock(ammpi_ep_t *ep);
+/* Idle polls in ammpi_poll_wait before it yields the CPU (INT_MAX: never). */
+void ammpi_set_spin_polls(ammpi_ep_t *ep, int spin_polls);
+
 /* Services the network: runs the handlers of arrived messages. */
 int ammpi_poll(ammpi_ep_t *ep);
+/* Like ammpi_poll, but returns how many messages it handled (or -1 when
+ * called from a handler). */
+int ammpi_poll_count(ammpi_ep_t *ep);
 /* One iteration of a wait loop: poll, and yield the CPU once the caller
  * has seen *idle consecutive polls with nothing to do. Returns what
  * ammpi_poll returns. */

@@ -262,4 +262,8 @@ int ammpi_in_handler(void) { return current_token != NULL; }
 void ammpi_enter_handler(struct ammpi_token *tok) { current_token = tok; }
 void ammpi_leave_handler(struct ammpi_token *prev) { current_token = prev; }
 
+void ammpi_lock(ammpi_ep_t *ep) { LOCK(ep); }
+void ammpi_unlock(ammpi_ep_t *ep) { UNLOCK(ep); }
+void ammpi_set_spin_polls(ammpi_ep_t *ep, int spin_polls) { ep->cfg.spin_polls = spin_polls; }
+
 void ammpi_get_stats(const ammpi_ep_t *ep, ammpi_stats_t *out) { *out = ep->stats; }

@@ -36,7 +36,8 @@
  * released, so several threads may run handlers at once.
  *
  * MEMORY BOUND per process, N ranks, C credits per peer, D depth, E eager
- * size, H = 96 header bytes, M = 65000 (max payload), R receive buffers
+ * size, H = 96 header bytes, M = 65000 (largest Medium payload or Long
+ * reply; Long requests up to 1 MiB land in place), R receive buffers
  * (default min(D + C*N, 1024)):
  *     (R + D + (C+1)*N) * (E+H)      receive and eager send buffers
  *   + (2*C*N + D) * M                separate payloads in flight (replies
@@ -177,6 +178,8 @@ int ammpi_reclaim_sends(ammpi_ep_t *ep);
 void ammpi_send_credits(ammpi_ep_t *ep, int peer);
 void ammpi_flush_owed(ammpi_ep_t *ep);
 void ammpi_track_send(ammpi_ep_t *ep, MPI_Request req, char *buf, pool_t *owner, int counts_depth);
+
+size_t ammpi_max_payload(int kind); /* for a kind, | K_REPLY for replies */
 
 /* recv.c */
 int ammpi_poll_internal(ammpi_ep_t *ep); /* messages handled; takes the lock */

@@ -65,7 +65,7 @@ static int validate(ammpi_ep_t *ep, int src, const char *buf, int count)
                              what, is_reply ? "reply" : "request", h->handler);
         return -1;
     }
-    size_t max = kind == K_SHORT ? 0 : kind == K_MEDIUM ? AMMPI_MAX_MEDIUM : AMMPI_MAX_LONG;
+    size_t max = ammpi_max_payload(h->kind);
     if (h->nargs > AMMPI_MAX_ARGS || h->nbytes > max || (h->flags & ~F_SEPARATE)) {
         ammpi_protocol_error(ep, src, "%s for handler %d has %u args, %u payload bytes "
                              "(limit %zu), flags 0x%x", what, h->handler, h->nargs,
@@ -298,6 +298,12 @@ int ammpi_poll(ammpi_ep_t *ep)
     if (ammpi_in_handler()) return AMMPI_ERR_BAD_ARG;
     ammpi_poll_internal(ep);
     return AMMPI_OK;
+}
+
+int ammpi_poll_count(ammpi_ep_t *ep)
+{
+    if (!ep || ammpi_in_handler()) return -1;
+    return ammpi_poll_internal(ep);
 }
 
 int ammpi_poll_wait(ammpi_ep_t *ep, int *idle)

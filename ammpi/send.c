@@ -129,9 +129,14 @@ void ammpi_flush_owed(ammpi_ep_t *ep)
     ep->owed_count = 0;
 }
 
-static size_t max_payload(int kind)
+size_t ammpi_max_payload(int kind)
 {
-    return kind == K_SHORT ? 0 : kind == K_MEDIUM ? AMMPI_MAX_MEDIUM : AMMPI_MAX_LONG;
+    switch (kind) {
+    case K_MEDIUM: case K_MEDIUM | K_REPLY: return AMMPI_MAX_MEDIUM;
+    case K_LONG: return AMMPI_MAX_LONG_REQUEST;
+    case K_LONG | K_REPLY: return AMMPI_MAX_LONG_REPLY;
+    default: return 0;
+    }
 }
 
 static int check_args(int kind, int handler, const void *src, size_t nbytes, int nargs,
@@ -139,7 +144,7 @@ static int check_args(int kind, int handler, const void *src, size_t nbytes, int
 {
     if (handler < 1 || handler >= AMMPI_NUM_HANDLERS) return AMMPI_ERR_BAD_ARG;
     if (nargs < 0 || nargs > AMMPI_MAX_ARGS || (nargs && !args)) return AMMPI_ERR_BAD_ARG;
-    if (nbytes > max_payload(kind) || (nbytes && !src)) return AMMPI_ERR_BAD_ARG;
+    if (nbytes > ammpi_max_payload(kind) || (nbytes && !src)) return AMMPI_ERR_BAD_ARG;
     return AMMPI_OK;
 }
 
@@ -205,7 +210,7 @@ static int reply(ammpi_token_t tok, int kind, int handler, const void *src, size
 {
     if (!tok || tok != ammpi_current_token() || !tok->is_request || tok->replied)
         return AMMPI_ERR_BAD_ARG;
-    int rc = check_args(kind, handler, src, nbytes, nargs, args);
+    int rc = check_args(kind | K_REPLY, handler, src, nbytes, nargs, args);
     if (rc != AMMPI_OK) return rc;
     ammpi_ep_t *ep = tok->ep;
     int dest = tok->src;

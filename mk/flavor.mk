@@ -71,7 +71,8 @@ $(B)/flags.mk: mk/flavor.mk
 
 $(B)/obj/ammpi/%.o: ammpi/%.c $(CONFIG_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+	@echo "  CC      $@"
+	@$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 
 $(LIBAMMPI): $(patsubst ammpi/%.c,$(B)/obj/ammpi/%.o,$(AMMPI_SRCS))
 	@mkdir -p $(dir $@)
@@ -80,7 +81,8 @@ $(LIBAMMPI): $(patsubst ammpi/%.c,$(B)/obj/ammpi/%.o,$(AMMPI_SRCS))
 define mode_rules
 $(B)/obj/$(1)/%.o: %.c $(CONFIG_H)
 	@mkdir -p $$(dir $$@)
-	$(CC) $(CPPFLAGS) $(MODE_DEF_$(1)) $(CFLAGS) -MMD -MP -c $$< -o $$@
+	@echo "  CC      $$@"
+	@$(CC) $(CPPFLAGS) $(MODE_DEF_$(1)) $(CFLAGS) -MMD -MP -c $$< -o $$@
 
 $(B)/lib/libgasnet-mpi-$(1).a: $(patsubst %.c,$(B)/obj/$(1)/%.o,$(GASNET_SRCS))
 	@mkdir -p $$(dir $$@)
@@ -90,10 +92,12 @@ $(foreach m,$(MODES),$(eval $(call mode_rules,$(m))))
 
 $(B)/obj/tools-seq/%.o: %.c $(CONFIG_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+	@echo "  CC      $@"
+	@$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
 $(B)/obj/tools-par/%.o: %.c $(CONFIG_H)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -DGASNETT_THREAD_SAFE=1 -D_REENTRANT $(CFLAGS) -MMD -MP -c $< -o $@
+	@echo "  CC      $@"
+	@$(CC) $(CPPFLAGS) -DGASNETT_THREAD_SAFE=1 -D_REENTRANT $(CFLAGS) -MMD -MP -c $< -o $@
 $(B)/lib/libgasnet_tools-%.a: $(B)/obj/tools-%/tools/gasnet_tools.o
 	@mkdir -p $(dir $@)
 	@rm -f $@ && ar rcs $@ $^
@@ -102,12 +106,14 @@ $(B)/lib/libgasnet_tools-%.a: $(B)/obj/tools-%/tools/gasnet_tools.o
 # built for SEQ and PAR.
 $(B)/tests/ammpi_%: tests/ammpi_%.c $(LIBAMMPI) tests/ammpi_test.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@ $(LDFLAGS) $(LIBAMMPI)
+	@echo "  LINK    $@"
+	@$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@ $(LDFLAGS) $(LIBAMMPI)
 
 define test_rules
 $(B)/tests/$(1)/%: tests/%.c $(B)/lib/libgasnet-mpi-$(1).a $(LIBAMMPI) $(wildcard tests/*.h)
 	@mkdir -p $$(dir $$@)
-	$(CC) $(CPPFLAGS) $(MODE_DEF_$(1)) $(CFLAGS) $$< -o $$@ $(LDFLAGS) $(B)/lib/libgasnet-mpi-$(1).a $(LIBAMMPI) $(NATIVE_LIBS) -lm
+	@echo "  LINK    $$@"
+	@$(CC) $(CPPFLAGS) $(MODE_DEF_$(1)) $(CFLAGS) $$< -o $$@ $(LDFLAGS) $(B)/lib/libgasnet-mpi-$(1).a $(LIBAMMPI) $(NATIVE_LIBS) -lm
 endef
 $(foreach m,seq par,$(eval $(call test_rules,$(m))))
 
@@ -120,16 +126,20 @@ CXXFLAGS := $(filter-out -std=gnu11,$(CFLAGS)) -std=gnu++11
 TOOLS_HDRS := tools/gasnet_tools.h $(CONFIG_H)
 $(B)/tests/tools/%-seq: tests/%.c $(B)/lib/libgasnet_tools-seq.a $(TOOLS_HDRS)
 	@mkdir -p $(dir $@)
-	$(TOOLS_CC) $(CPPFLAGS) $(filter-out -pthread,$(CFLAGS)) $< -o $@ $(filter-out -pthread,$(LDFLAGS)) $(B)/lib/libgasnet_tools-seq.a
+	@echo "  LINK    $@"
+	@$(TOOLS_CC) $(CPPFLAGS) $(filter-out -pthread,$(CFLAGS)) $< -o $@ $(filter-out -pthread,$(LDFLAGS)) $(B)/lib/libgasnet_tools-seq.a
 $(B)/tests/tools/%-par: tests/%.c $(B)/lib/libgasnet_tools-par.a $(TOOLS_HDRS)
 	@mkdir -p $(dir $@)
-	$(TOOLS_CC) $(CPPFLAGS) $(TOOLS_PAR_DEF) $(CFLAGS) $< -o $@ $(LDFLAGS) $(B)/lib/libgasnet_tools-par.a
+	@echo "  LINK    $@"
+	@$(TOOLS_CC) $(CPPFLAGS) $(TOOLS_PAR_DEF) $(CFLAGS) $< -o $@ $(LDFLAGS) $(B)/lib/libgasnet_tools-par.a
 $(B)/tests/tools/%-seq: tests/%.cc $(B)/lib/libgasnet_tools-seq.a $(TOOLS_HDRS)
 	@mkdir -p $(dir $@)
-	$(TOOLS_CXX) $(CPPFLAGS) $(filter-out -pthread,$(CXXFLAGS)) $< -o $@ $(filter-out -pthread,$(LDFLAGS)) $(B)/lib/libgasnet_tools-seq.a
+	@echo "  LINK    $@"
+	@$(TOOLS_CXX) $(CPPFLAGS) $(filter-out -pthread,$(CXXFLAGS)) $< -o $@ $(filter-out -pthread,$(LDFLAGS)) $(B)/lib/libgasnet_tools-seq.a
 $(B)/tests/tools/%-par: tests/%.cc $(B)/lib/libgasnet_tools-par.a $(TOOLS_HDRS)
 	@mkdir -p $(dir $@)
-	$(TOOLS_CXX) $(CPPFLAGS) $(TOOLS_PAR_DEF) $(CXXFLAGS) $< -o $@ $(LDFLAGS) $(B)/lib/libgasnet_tools-par.a
+	@echo "  LINK    $@"
+	@$(TOOLS_CXX) $(CPPFLAGS) $(TOOLS_PAR_DEF) $(CXXFLAGS) $< -o $@ $(LDFLAGS) $(B)/lib/libgasnet_tools-par.a
 # Compile-time checks of gasnet_tools.h in each context (see the script).
 $(B)/tests/tools/headercheck.ok: tests/tools_headercheck.sh $(TOOLS_HDRS)
 	@mkdir -p $(dir $@)
@@ -139,7 +149,8 @@ $(B)/tests/tools/headercheck.ok: tests/tools_headercheck.sh $(TOOLS_HDRS)
 # Benchmarks: SEQ clients.
 $(B)/bench/%: bench/%.c $(B)/lib/libgasnet-mpi-seq.a $(LIBAMMPI) $(wildcard bench/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) -Ibench $(MODE_DEF_seq) $(CFLAGS) $< -o $@ $(LDFLAGS) $(B)/lib/libgasnet-mpi-seq.a $(LIBAMMPI) $(NATIVE_LIBS) -lm
+	@echo "  LINK    $@"
+	@$(CC) $(CPPFLAGS) -Ibench $(MODE_DEF_seq) $(CFLAGS) $< -o $@ $(LDFLAGS) $(B)/lib/libgasnet-mpi-seq.a $(LIBAMMPI) $(NATIVE_LIBS) -lm
 
 install: $(LIBAMMPI) $(GASNET_LIBS) $(TOOLS_LIBS) $(B)/flags.mk
 	@scripts/install.sh "$(PREFIX)" "$(B)"

@@ -1,13 +1,13 @@
 /* Every message category (Short, Medium, Long; request and reply) with
  * every argument count 0..16, argument values checked in the handlers, and
- * payloads of sizes 0, 1, odd sizes, around the eager size, MaxMedium and
- * MaxLong verified byte for byte. Each rank sends to every rank, itself
+ * payloads of sizes 0, 1, odd sizes, around the eager size, MaxMedium,
+ * MaxLongReply and MaxLongRequest verified byte for byte. Each rank sends to every rank, itself
  * included (loopback). */
 #include "ammpi_test.h"
 
 /* The segment has a slot per peer for Long requests from it, then a slot
  * per peer for Long replies from it, so concurrent messages never overlap. */
-#define SLOT 65536
+#define SLOT AMMPI_MAX_LONG_REQUEST
 enum { H_SHORT = 1, H_SHORT_R = 20, H_MED = 40, H_MED_R = 60, H_LONG = 80, H_LONG_R = 100 };
 
 static ammpi_ep_t *ep;
@@ -160,8 +160,9 @@ static void reply_long_to(ammpi_token_t t, int n, const int32_t *a, size_t nbyte
         if (nb) CHECK(b == seg + (size_t)src * SLOT, "Long landed at %p", b);           \
         int32_t a[17];                                                                   \
         for (int i = 0; i < n; i++) a[i] = arg_value(ammpi_rank(ep), n, i);              \
-        fill(payload_src, nb, (unsigned)(ammpi_rank(ep) * 31 + nb + 1));                 \
-        reply_long_to(t, n, a, nb);                                                      \
+        size_t rb = nb < AMMPI_MAX_LONG_REPLY ? nb : AMMPI_MAX_LONG_REPLY;               \
+        fill(payload_src, rb, (unsigned)(ammpi_rank(ep) * 31 + rb + 1));                 \
+        reply_long_to(t, n, a, rb);                                                      \
     }                                                                                    \
     static void long_rep_##n(ammpi_token_t t, void *b, size_t nb P##n)                   \
     {                                                                                    \
@@ -197,7 +198,7 @@ int main(int argc, char **argv)
 
     size_t sizes[] = {0, 1, 7, 8, 63, eager - 1, eager, eager + 1, 12345, AMMPI_MAX_MEDIUM};
     int nsizes = (int)(sizeof sizes / sizeof sizes[0]);
-    static char src[AMMPI_MAX_MEDIUM];
+    static char src[AMMPI_MAX_LONG_REQUEST];
     long expect = 0;
     for (int d0 = 0; d0 < nranks; d0++) {
         int dest = (me + d0) % nranks;
@@ -212,6 +213,8 @@ int main(int argc, char **argv)
                 fill(src, nb, (unsigned)(me * 31 + nb));
                 CHECK_OK(ammpi_request_medium(ep, dest, H_MED + n, src, nb, n, a));
                 wait_until(ep, &replies, ++expect);
+                if (s == nsizes - 1) nb = AMMPI_MAX_LONG_REQUEST; /* Longs go further */
+                fill(src, nb, (unsigned)(me * 31 + nb));
                 int async = (s + n) % 2;
                 int rc = async ? ammpi_request_long_async(ep, dest, H_LONG + n, src, nb,
                                                           dest_slot, n, a)
@@ -229,6 +232,8 @@ int main(int argc, char **argv)
     CHECK(ammpi_request_short(ep, 0, H_SHORT, 17, a) == AMMPI_ERR_BAD_ARG, "17 args");
     CHECK(ammpi_request_medium(ep, 0, H_MED, src, AMMPI_MAX_MEDIUM + 1, 0, a) ==
               AMMPI_ERR_BAD_ARG, "oversized medium");
+    CHECK(ammpi_request_long(ep, 0, H_LONG, src, AMMPI_MAX_LONG_REQUEST + 1, seg, 0, a) ==
+              AMMPI_ERR_BAD_ARG, "oversized long");
     CHECK(ammpi_reply_short(NULL, H_SHORT, 0, a) == AMMPI_ERR_BAD_ARG, "reply outside handler");
     test_close(ep, "ammpi_categories");
     free(seg);

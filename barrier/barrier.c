@@ -1,0 +1,298 @@
+/* Split-phase named barriers (spec 8) over AM, selected by GASNET_BARRIER:
+ *
+ *   AMDISSEM (default)  dissemination: ceil(lg N) rounds; in round i node n
+ *                       sends what it knows to (n + 2^i) mod N and waits for
+ *                       (n - 2^i) mod N. After the last round every node has
+ *                       merged every node's (id, flags).
+ *   AMCENTRAL           every node reports to node 0, which merges and, once
+ *                       all N have reported, tells every node the result.
+ *
+ * Both compute the same merged value, so results are identical: anonymous
+ * entries match anything, two different named ids or a MISMATCH flag make
+ * the barrier mismatch. Messages carry the phase parity: a node can be at
+ * most one barrier ahead of another. Progress runs in every poll (a node
+ * that has notified keeps forwarding rounds while it computes and polls),
+ * never inside a handler; handlers only record what arrived.
+ */
+#include "extended.h"
+
+#include <string.h>
+
+#define FLAG_ANON GASNET_BARRIERFLAG_ANONYMOUS
+#define FLAG_MISMATCH GASNET_BARRIERFLAG_MISMATCH
+#define KNOWN_FLAGS (GASNET_BARRIERFLAG_ANONYMOUS | GASNET_BARRIERFLAG_MISMATCH | \
+                     GASNET_BARRIERFLAG_IMAGES | GASNET_BARRIERFLAG_UNNAMED)
+
+typedef struct {
+    int id;
+    int flags; /* FLAG_ANON: no node named it (yet); FLAG_MISMATCH */
+} value_t;
+
+static const value_t EMPTY = {0, FLAG_ANON};
+
+static value_t merge(value_t a, value_t b)
+{
+    if ((a.flags | b.flags) & FLAG_MISMATCH) return (value_t){0, FLAG_MISMATCH};
+    if (a.flags & FLAG_ANON) return b;
+    if (b.flags & FLAG_ANON) return a;
+    return a.id == b.id ? a : (value_t){0, FLAG_MISMATCH};
+}
+
+enum { DISSEM, CENTRAL };
+static int algorithm, rounds;
+static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t progress_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* This node's current barrier; written by the notifying thread. */
+static int phase, notified, notify_id, notify_flags;
+static int active; /* notified and not yet complete: progress has work */
+static int completed_once, last_named, last_id;
+
+/* Guarded by state_lock. DISSEM: what arrived per phase and round, what
+ * this node knows and how many rounds it finished. CENTRAL: node 0's
+ * count and merge per phase; every node's announced result per phase. */
+static struct { int arrived; value_t v; } recv[2][32];
+static value_t known;
+static int step;
+static int count[2];
+static value_t gathered[2];
+static int done[2];
+static value_t result[2];
+
+static void send4(gasnet_node_t node, int handler, int a, int b, value_t v)
+{
+    int rc = gasnet_AMRequestShort4(node, handler, a, b, v.id, v.flags);
+    if (rc != GASNET_OK) gasneti_fatalerror("barrier: AM request failed: %s", gasnet_ErrorName(rc));
+}
+
+enum { H_DISSEM = GASNETE_H_BARRIER, H_CENTRAL_NOTIFY, H_CENTRAL_DONE };
+
+/* ---- AMDISSEM */
+
+static gasnet_node_t dissem_peer(int round, int dir)
+{
+    long n = (long)gasneti_nodes, d = 1L << round;
+    return (gasnet_node_t)((((long)gasneti_mynode + dir * d) % n + n) % n);
+}
+
+static void dissem_h(gasnet_token_t tok, gasnet_handlerarg_t ph, gasnet_handlerarg_t round,
+                     gasnet_handlerarg_t id, gasnet_handlerarg_t flags)
+{
+    gasnet_node_t src;
+    gasnet_AMGetMsgSource(tok, &src);
+    if ((ph != 0 && ph != 1) || round < 0 || round >= rounds || src != dissem_peer(round, -1))
+        gasneti_fatalerror("barrier: malformed message from node %u (phase %d, round %d)", src,
+                           ph, round);
+    pthread_mutex_lock(&state_lock);
+    if (recv[ph][round].arrived)
+        gasneti_fatalerror("barrier: node %u sent round %d of one barrier twice", src, round);
+    recv[ph][round].arrived = 1;
+    recv[ph][round].v = (value_t){id, flags};
+    pthread_mutex_unlock(&state_lock);
+}
+
+static int dissem_progress(void)
+{
+    for (;;) {
+        pthread_mutex_lock(&state_lock);
+        if (step >= rounds || !recv[phase][step].arrived) {
+            int finished = step >= rounds;
+            pthread_mutex_unlock(&state_lock);
+            return finished;
+        }
+        known = merge(known, recv[phase][step].v);
+        recv[phase][step].arrived = 0;
+        int s = ++step;
+        value_t v = known;
+        pthread_mutex_unlock(&state_lock);
+        if (s < rounds) send4(dissem_peer(s, +1), H_DISSEM, phase, s, v);
+    }
+}
+
+static void dissem_start(value_t mine)
+{
+    pthread_mutex_lock(&state_lock);
+    known = mine;
+    step = 0;
+    pthread_mutex_unlock(&state_lock);
+    if (rounds) send4(dissem_peer(0, +1), H_DISSEM, phase, 0, mine);
+}
+
+/* ---- AMCENTRAL */
+
+static void gather(int ph, value_t v)
+{
+    pthread_mutex_lock(&state_lock);
+    count[ph]++;
+    gathered[ph] = merge(gathered[ph], v);
+    pthread_mutex_unlock(&state_lock);
+}
+
+static void central_notify_h(gasnet_token_t tok, gasnet_handlerarg_t ph, gasnet_handlerarg_t unused,
+                             gasnet_handlerarg_t id, gasnet_handlerarg_t flags)
+{
+    (void)unused;
+    gasnet_node_t src;
+    gasnet_AMGetMsgSource(tok, &src);
+    if (gasneti_mynode != 0 || (ph != 0 && ph != 1))
+        gasneti_fatalerror("barrier: misdirected AMCENTRAL notify from node %u", src);
+    gather(ph, (value_t){id, flags});
+}
+
+static void central_done_h(gasnet_token_t tok, gasnet_handlerarg_t ph, gasnet_handlerarg_t unused,
+                           gasnet_handlerarg_t id, gasnet_handlerarg_t flags)
+{
+    (void)unused;
+    gasnet_node_t src;
+    gasnet_AMGetMsgSource(tok, &src);
+    if (src != 0 || (ph != 0 && ph != 1))
+        gasneti_fatalerror("barrier: AMCENTRAL result from node %u, not node 0", src);
+    pthread_mutex_lock(&state_lock);
+    done[ph] = 1;
+    result[ph] = (value_t){id, flags};
+    pthread_mutex_unlock(&state_lock);
+}
+
+static int central_progress(void)
+{
+    pthread_mutex_lock(&state_lock);
+    int ready = gasneti_mynode == 0 && count[phase] == (int)gasneti_nodes && !done[phase];
+    value_t v = gathered[phase];
+    if (ready) {
+        count[phase] = 0;
+        gathered[phase] = EMPTY;
+        result[phase] = v;
+        done[phase] = 1;
+    }
+    int finished = done[phase];
+    pthread_mutex_unlock(&state_lock);
+    if (ready)
+        for (gasnet_node_t n = 1; n < gasneti_nodes; n++) send4(n, H_CENTRAL_DONE, phase, 0, v);
+    return finished;
+}
+
+static void central_start(value_t mine)
+{
+    if (gasneti_mynode == 0) gather(phase, mine);
+    else send4(0, H_CENTRAL_NOTIFY, phase, 0, mine);
+}
+
+/* ---- common */
+
+void gasnete_barrier_init(void)
+{
+    const char *name = gasneti_getenv_str("GASNET_BARRIER", "AMDISSEM");
+    if (!strcasecmp(name, "AMDISSEM")) algorithm = DISSEM;
+    else if (!strcasecmp(name, "AMCENTRAL")) algorithm = CENTRAL;
+    else gasneti_fatalerror("GASNET_BARRIER=%s: use AMDISSEM or AMCENTRAL", name);
+    rounds = 0;
+    while ((1L << rounds) < (long)gasneti_nodes) rounds++;
+    gathered[0] = gathered[1] = EMPTY;
+}
+
+/* Advances the barrier; returns whether it is complete. */
+static int progress(void)
+{
+    return algorithm == DISSEM ? dissem_progress() : central_progress();
+}
+
+void gasnete_barrier_progress(void)
+{
+    if (!__atomic_load_n(&active, __ATOMIC_ACQUIRE)) return;
+    if (pthread_mutex_trylock(&progress_lock) != 0) return; /* another thread is at it */
+    if (__atomic_load_n(&active, __ATOMIC_ACQUIRE) && progress())
+        __atomic_store_n(&active, 0, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&progress_lock);
+}
+
+static void check_flags(const char *call, int flags)
+{
+    if (flags & ~KNOWN_FLAGS) gasneti_fatalerror("%s: unknown flag bits 0x%x", call, flags & ~KNOWN_FLAGS);
+}
+
+void gasnet_barrier_notify(int id, int flags)
+{
+    GASNETI_CHECK_ATTACHED("gasnet_barrier_notify");
+    GASNETI_CHECK_MAY_COMMUNICATE("gasnet_barrier_notify");
+    check_flags("gasnet_barrier_notify", flags);
+    if (notified)
+        gasneti_fatalerror("gasnet_barrier_notify called twice without a gasnet_barrier_wait or "
+                           "successful gasnet_barrier_try in between");
+    notified = 1;
+    notify_id = id;
+    notify_flags = flags;
+    value_t mine = flags & FLAG_MISMATCH ? (value_t){0, FLAG_MISMATCH}
+                 : flags & FLAG_ANON ? EMPTY : (value_t){id, 0};
+    __atomic_store_n(&active, 1, __ATOMIC_RELEASE);
+    if (algorithm == DISSEM) dissem_start(mine);
+    else central_start(mine);
+    gasnete_barrier_progress();
+}
+
+static int finish(int id, int flags)
+{
+    pthread_mutex_lock(&state_lock);
+    value_t r = algorithm == DISSEM ? known : result[phase];
+    if (algorithm == CENTRAL) done[phase] = 0;
+    pthread_mutex_unlock(&state_lock);
+    notified = 0;
+    phase ^= 1;
+    completed_once = 1;
+    last_named = !(r.flags & FLAG_ANON);
+    last_id = r.id;
+    int mismatch = (r.flags & FLAG_MISMATCH) || flags != notify_flags ||
+                   (flags == 0 && id != notify_id);
+    return mismatch ? GASNET_ERR_BARRIER_MISMATCH : GASNET_OK;
+}
+
+static void check_notified(const char *call)
+{
+    GASNETI_CHECK_ATTACHED(call);
+    if (!notified)
+        gasneti_fatalerror("%s without a pending gasnet_barrier_notify on this node", call);
+}
+
+int gasnet_barrier_wait(int id, int flags)
+{
+    check_notified("gasnet_barrier_wait");
+    check_flags("gasnet_barrier_wait", flags);
+    int idle = 0;
+    while (__atomic_load_n(&active, __ATOMIC_ACQUIRE)) {
+        GASNETI_CHECK_MAY_POLL("gasnet_barrier_wait");
+        gasneti_poll_wait(&idle);
+    }
+    return finish(id, flags);
+}
+
+int gasnet_barrier_try(int id, int flags)
+{
+    check_notified("gasnet_barrier_try");
+    check_flags("gasnet_barrier_try", flags);
+    GASNETI_CHECK_MAY_POLL("gasnet_barrier_try");
+    gasneti_poll();
+    if (__atomic_load_n(&active, __ATOMIC_ACQUIRE)) return GASNET_ERR_NOT_READY;
+    return finish(id, flags);
+}
+
+int gasnet_barrier(int id, int flags)
+{
+    gasnet_barrier_notify(id, flags);
+    return gasnet_barrier_wait(id, flags);
+}
+
+int gasnet_barrier_result(int *id)
+{
+    if (notified)
+        gasneti_fatalerror("gasnet_barrier_result called between notify and wait");
+    if (!completed_once) gasneti_fatalerror("gasnet_barrier_result called before any barrier");
+    if (!last_named) return 1;
+    if (id) *id = last_id;
+    return 0;
+}
+
+const gasneti_handler_t gasnete_barrier_handlers[] = {
+    {H_DISSEM, (ammpi_handler_fn)dissem_h},
+    {H_CENTRAL_NOTIFY, (ammpi_handler_fn)central_notify_h},
+    {H_CENTRAL_DONE, (ammpi_handler_fn)central_done_h},
+    {0, NULL},
+};

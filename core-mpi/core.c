@@ -1,0 +1,495 @@
+/* GASNet-1 job control over MPI: gasnet_init (MPI start-up, the job's
+ * environment, the ammpi endpoint), gasnet_attach (handler table, segment,
+ * exchange of segment addresses), the queries and error names.
+ *
+ * gasnet_attach checks its arguments on every node and then agrees on the
+ * outcome with one MPI_Allreduce, so a bad argument on one node makes every
+ * node return an error instead of leaving the others waiting. A failed
+ * attach changes nothing: the library stays initialised and unattached.
+ */
+#include "gasnet_internal.h"
+#include "gasnet_tools_internal.h"
+#include <gasnet_tools.h>
+
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+gasnet_node_t gasneti_mynode, gasneti_nodes;
+ammpi_ep_t *gasnetc_ep;
+MPI_Comm gasnetc_comm = MPI_COMM_NULL;
+int gasneti_init_done, gasneti_attach_done;
+gasnet_seginfo_t *gasneti_seginfo;
+gasnet_nodeinfo_t *gasneti_nodeinfo;
+int gasneti_wait_mode = GASNET_WAIT_SPINBLOCK;
+void (*gasnet_client_attach_hook)(void *segbase, uintptr_t segsize);
+uint64_t gasnet_max_segsize;
+__thread char gasneti_threadinfo_tag;
+
+static uintptr_t max_local_segsize, max_global_segsize;
+static int default_spin_polls;
+
+/* ---- errors */
+
+const char *gasnet_ErrorName(int errval)
+{
+    switch (errval) {
+    case GASNET_OK: return "GASNET_OK";
+    case GASNET_ERR_NOT_INIT: return "GASNET_ERR_NOT_INIT";
+    case GASNET_ERR_BAD_ARG: return "GASNET_ERR_BAD_ARG";
+    case GASNET_ERR_RESOURCE: return "GASNET_ERR_RESOURCE";
+    case GASNET_ERR_NOT_READY: return "GASNET_ERR_NOT_READY";
+    case GASNET_ERR_BARRIER_MISMATCH: return "GASNET_ERR_BARRIER_MISMATCH";
+    default: return "*unknown*";
+    }
+}
+
+const char *gasnet_ErrorDesc(int errval)
+{
+    switch (errval) {
+    case GASNET_OK: return "no error";
+    case GASNET_ERR_NOT_INIT: return "GASNet not initialized or not attached";
+    case GASNET_ERR_BAD_ARG: return "illegal argument to a GASNet call";
+    case GASNET_ERR_RESOURCE: return "failure of the network or a system resource";
+    case GASNET_ERR_NOT_READY: return "non-blocking operation not yet complete";
+    case GASNET_ERR_BARRIER_MISMATCH: return "barrier id or flags mismatch";
+    default: return "no description available";
+    }
+}
+
+void gasneti_fatalerror(const char *fmt, ...)
+{
+    char msg[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fflush(stdout);
+    if (gasneti_init_done) gasnett_fatalerror("node %u of %u: %s", gasneti_mynode, gasneti_nodes, msg);
+    gasnett_fatalerror("%s", msg);
+}
+
+/* Prints why a core call failed and returns its error code. */
+int gasneti_report(const char *call, int code, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "GASNet %s on node %d: %s (%s)\n", call,
+            gasneti_init_done ? (int)gasneti_mynode : -1, msg, gasnet_ErrorName(code));
+    fflush(stderr);
+    return code;
+}
+
+/* ---- the job's environment: node 0's, broadcast at init */
+
+static char **env_vars;
+static char *env_block;
+
+static void snapshot_environment(void)
+{
+    extern char **environ;
+    long len = 0;
+    if (gasneti_mynode == 0)
+        for (char **e = environ; *e; e++) len += (long)strlen(*e) + 1;
+    MPI_Bcast(&len, 1, MPI_LONG, 0, gasnetc_comm);
+    env_block = malloc((size_t)len + 1);
+    if (!env_block) gasneti_fatalerror("gasnet_init: no memory for the environment");
+    if (gasneti_mynode == 0) {
+        char *p = env_block;
+        for (char **e = environ; *e; e++) p = stpcpy(p, *e) + 1;
+    }
+    MPI_Bcast(env_block, (int)len, MPI_CHAR, 0, gasnetc_comm);
+    long count = 0;
+    for (long i = 0; i < len; i++) count += env_block[i] == '\0';
+    env_vars = calloc((size_t)count + 1, sizeof *env_vars);
+    if (!env_vars) gasneti_fatalerror("gasnet_init: no memory for the environment");
+    for (long i = 0, k = 0; i < len; i += (long)strlen(env_block + i) + 1) env_vars[k++] = env_block + i;
+}
+
+char *gasnet_getenv(const char *name)
+{
+    if (!name || !*name) return NULL;
+    if (!env_vars) return getenv(name);
+    size_t n = strlen(name);
+    for (char **v = env_vars; *v; v++)
+        if (strncmp(*v, name, n) == 0 && (*v)[n] == '=') return *v + n + 1;
+    return NULL;
+}
+
+/* Settings are reported by node 0 only, when GASNET_VERBOSEENV is yes. */
+static int verboseenv(void)
+{
+    static int verbose = -1;
+    if (!gasneti_init_done) return -1;
+    if (verbose < 0) {
+        const char *v = gasnet_getenv("GASNET_VERBOSEENV");
+        verbose = gasneti_mynode == 0 && v &&
+                  (!strcasecmp(v, "y") || !strcasecmp(v, "yes") || !strcmp(v, "1"));
+    }
+    return verbose;
+}
+
+int64_t gasneti_getenv_int(const char *key, int64_t dflt)
+{
+    return gasnett_getenv_int_withdefault(key, dflt, 0);
+}
+
+int64_t gasneti_getenv_size(const char *key, int64_t dflt)
+{
+    return gasnett_getenv_int_withdefault(key, dflt, 1);
+}
+
+int gasneti_getenv_yesno(const char *key, int dflt)
+{
+    return gasnett_getenv_yesno_withdefault(key, dflt);
+}
+
+const char *gasneti_getenv_str(const char *key, const char *dflt)
+{
+    const char *v = gasnet_getenv(key);
+    gasneti_envdisplay(key, v ? v : dflt, v == NULL);
+    return v ? v : dflt;
+}
+
+/* Reads an integer setting and dies with a clear message if it is outside
+ * [lo, hi]. */
+static int getenv_ranged(const char *key, int dflt, int lo, int hi)
+{
+    int64_t v = gasneti_getenv_size(key, dflt);
+    if (v < lo || v > hi)
+        gasneti_fatalerror("%s=%lld is out of range: use a value in [%d, %d]", key, (long long)v,
+                           lo, hi);
+    return (int)v;
+}
+
+/* ---- MPI start-up */
+
+static int we_started_mpi;
+int gasnetc_mpi_started_by_us(void) { return we_started_mpi; }
+
+static int thread_level(const char *name)
+{
+    if (!strcasecmp(name, "SINGLE")) return MPI_THREAD_SINGLE;
+    if (!strcasecmp(name, "FUNNELED")) return MPI_THREAD_FUNNELED;
+    if (!strcasecmp(name, "SERIALIZED")) return MPI_THREAD_SERIALIZED;
+    if (!strcasecmp(name, "MULTIPLE")) return MPI_THREAD_MULTIPLE;
+    return -1;
+}
+
+static const char *level_name(int level)
+{
+    return level == MPI_THREAD_SINGLE ? "MPI_THREAD_SINGLE"
+         : level == MPI_THREAD_FUNNELED ? "MPI_THREAD_FUNNELED"
+         : level == MPI_THREAD_SERIALIZED ? "MPI_THREAD_SERIALIZED"
+         : "MPI_THREAD_MULTIPLE";
+}
+
+/* The library makes MPI calls from one thread at a time (ammpi serialises
+ * them), so SEQ needs no thread support and PAR, PARSYNC or a progress
+ * thread need MPI_THREAD_SERIALIZED. When GASNet starts MPI itself it asks
+ * for SERIALIZED, or for GASNET_MPI_THREAD. */
+static void start_mpi(int *argc, char ***argv, int need_threads)
+{
+    int required = need_threads ? MPI_THREAD_SERIALIZED : MPI_THREAD_SINGLE;
+    int initialized = 0, finalized = 0, provided = MPI_THREAD_SINGLE;
+    MPI_Finalized(&finalized);
+    if (finalized) gasneti_fatalerror("gasnet_init: MPI has already been finalized");
+    MPI_Initialized(&initialized);
+    if (initialized) {
+        MPI_Query_thread(&provided);
+        if (provided < required)
+            gasneti_fatalerror("gasnet_init: this GASNet mode needs %s but the client initialised "
+                               "MPI with %s; call MPI_Init_thread with %s or higher",
+                               level_name(required), level_name(provided), level_name(required));
+        return;
+    }
+    const char *want = getenv("GASNET_MPI_THREAD");
+    int requested = want ? thread_level(want) : MPI_THREAD_SERIALIZED;
+    if (requested < 0)
+        gasneti_fatalerror("gasnet_init: GASNET_MPI_THREAD=%s: use SINGLE, FUNNELED, SERIALIZED "
+                           "or MULTIPLE", want);
+    if (MPI_Init_thread(argc, argv, requested, &provided) != MPI_SUCCESS)
+        gasneti_fatalerror("gasnet_init: MPI_Init_thread failed");
+    we_started_mpi = 1;
+    if (provided < required)
+        gasneti_fatalerror("gasnet_init: this GASNet mode needs %s, MPI provides only %s",
+                           level_name(required), level_name(provided));
+}
+
+/* Host grouping: nodes sharing memory get the same host id (numbered in
+ * order of their lowest rank). */
+static int find_hosts(void)
+{
+    MPI_Comm local;
+    int me = (int)gasneti_mynode, leader, nlocal;
+    MPI_Comm_split_type(gasnetc_comm, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, &local);
+    MPI_Comm_size(local, &nlocal);
+    leader = me;
+    MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, local);
+    MPI_Comm_free(&local);
+    int *leaders = malloc(gasneti_nodes * sizeof *leaders);
+    gasneti_nodeinfo = calloc(gasneti_nodes, sizeof *gasneti_nodeinfo);
+    if (!leaders || !gasneti_nodeinfo) gasneti_fatalerror("gasnet_init: out of memory");
+    MPI_Allgather(&leader, 1, MPI_INT, leaders, 1, MPI_INT, gasnetc_comm);
+    gasnet_node_t hosts = 0;
+    for (gasnet_node_t i = 0; i < gasneti_nodes; i++) {
+        if (leaders[i] == (int)i) gasneti_nodeinfo[i].host = hosts++;
+        else gasneti_nodeinfo[i].host = gasneti_nodeinfo[leaders[i]].host;
+        gasneti_nodeinfo[i].supernode = i;
+    }
+    free(leaders);
+    return nlocal;
+}
+
+/* The largest segment this node could map: GASNET_MAX_SEGSIZE, or
+ * gasnet_max_segsize, or 85% of physical memory shared among the nodes of
+ * this host; then halved until the address space takes it. */
+static uintptr_t find_max_segsize(int nlocal)
+{
+    uint64_t phys = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
+    uint64_t dflt = gasnet_max_segsize ? gasnet_max_segsize : phys / 100 * 85 / (uint64_t)nlocal;
+    uint64_t limit = (uint64_t)gasneti_getenv_size("GASNET_MAX_SEGSIZE", (int64_t)dflt);
+    uintptr_t size = (uintptr_t)limit & ~(uintptr_t)(GASNET_PAGESIZE - 1);
+    while (size > GASNET_PAGESIZE) {
+        void *p = mmap(NULL, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (p != MAP_FAILED) {
+            munmap(p, size);
+            break;
+        }
+        size = (size / 2) & ~(uintptr_t)(GASNET_PAGESIZE - 1);
+    }
+    return size;
+}
+
+static void open_endpoint(int thread_safe)
+{
+    ammpi_config_t cfg;
+    ammpi_config_default(&cfg);
+    cfg.depth = getenv_ranged("GASNET_NETWORKDEPTH", 16, 1, 4096);
+    cfg.credits_pp = getenv_ranged("AMMPI_CREDITS_PP", cfg.depth, 1, 4096);
+    cfg.eager_size = getenv_ranged("AMMPI_EAGER_SIZE", 4096, 0, AMMPI_MAX_MEDIUM);
+    cfg.recv_buffers = getenv_ranged("AMMPI_RECV_BUFFERS", 0, 0, 1 << 20);
+    cfg.spin_polls = getenv_ranged("GASNET_SPIN_POLLS", 64, 0, INT_MAX);
+    cfg.thread_safe = thread_safe;
+    default_spin_polls = cfg.spin_polls;
+    if (ammpi_open(&gasnetc_ep, gasnetc_comm, &cfg) != AMMPI_OK)
+        gasneti_fatalerror("gasnet_init: could not open the AM endpoint");
+    ammpi_set_error_handler(gasnetc_ep, NULL);
+#ifdef GASNET_DEBUG
+    ammpi_set_handler_hooks(gasnetc_ep, gasneti_handler_enter, gasneti_handler_leave);
+#endif
+}
+
+static void wire_error(ammpi_ep_t *ep, int src, const char *what)
+{
+    (void)ep;
+    (void)src;
+    gasneti_fatalerror("%s", what);
+}
+
+int gasnet_init(int *argc, char ***argv)
+{
+    if (gasneti_init_done)
+        return gasneti_report("gasnet_init", GASNET_ERR_NOT_INIT, "called a second time");
+    gasnett_backtrace_init(argv && *argv && **argv ? (*argv)[0] : "gasnet");
+    int threaded = 0;
+#if defined(GASNET_PAR) || defined(GASNET_PARSYNC)
+    threaded = 1;
+#endif
+    threaded |= gasnetc_progress_thread_wanted();
+    start_mpi(argc, argv, threaded);
+    MPI_Comm_dup(MPI_COMM_WORLD, &gasnetc_comm);
+    MPI_Comm_set_errhandler(gasnetc_comm, MPI_ERRORS_RETURN);
+    int rank, size;
+    MPI_Comm_rank(gasnetc_comm, &rank);
+    MPI_Comm_size(gasnetc_comm, &size);
+    gasneti_mynode = (gasnet_node_t)rank;
+    gasneti_nodes = (gasnet_node_t)size;
+    snapshot_environment();
+    gasneti_tools_getenv_hook = gasnet_getenv;
+    gasneti_tools_verboseenv_hook = verboseenv;
+    gasneti_init_done = 1;
+    int nlocal = find_hosts();
+    max_local_segsize = find_max_segsize(nlocal);
+    unsigned long local = max_local_segsize, global;
+    MPI_Allreduce(&local, &global, 1, MPI_UNSIGNED_LONG, MPI_MIN, gasnetc_comm);
+    max_global_segsize = global;
+    open_endpoint(threaded);
+    ammpi_set_error_handler(gasnetc_ep, wire_error);
+    gasnetc_exit_init();
+    return GASNET_OK;
+}
+
+uintptr_t gasnet_getMaxLocalSegmentSize(void)
+{
+    if (!gasneti_init_done) gasneti_fatalerror("gasnet_getMaxLocalSegmentSize called before gasnet_init");
+    return max_local_segsize;
+}
+
+uintptr_t gasnet_getMaxGlobalSegmentSize(void)
+{
+    if (!gasneti_init_done) gasneti_fatalerror("gasnet_getMaxGlobalSegmentSize called before gasnet_init");
+    return max_global_segsize;
+}
+
+/* ---- attach */
+
+/* Fills index[] for the client's table by the reference rules: fixed
+ * indices first (128..255, no duplicates), then don't-care entries in
+ * table order get the lowest free index. */
+static int assign_handlers(const gasnet_handlerentry_t *table, int n, int *index)
+{
+    unsigned char used[256] = {0};
+    for (int i = 0; i < n; i++) {
+        int h = table[i].index;
+        index[i] = h;
+        if (!table[i].fnptr)
+            return gasneti_report("gasnet_attach", GASNET_ERR_RESOURCE,
+                                  "handler table entry %d has a NULL function", i);
+        if (h == 0) continue;
+        if (h < 128)
+            return gasneti_report("gasnet_attach", GASNET_ERR_RESOURCE,
+                                  "handler table entry %d asks for index %d, reserved for GASNet "
+                                  "(client handlers use 128..255)", i, h);
+        if (used[h])
+            return gasneti_report("gasnet_attach", GASNET_ERR_RESOURCE,
+                                  "handler index %d appears twice in the table", h);
+        used[h] = 1;
+    }
+    int next = 128;
+    for (int i = 0; i < n; i++) {
+        if (index[i]) continue;
+        while (next < 256 && used[next]) next++;
+        if (next == 256)
+            return gasneti_report("gasnet_attach", GASNET_ERR_RESOURCE,
+                                  "no free handler index left for table entry %d", i);
+        index[i] = next;
+        used[next] = 1;
+    }
+    return GASNET_OK;
+}
+
+/* Maps the segment at least minheapoffset above the current heap end. */
+static void *map_segment(uintptr_t size, uintptr_t minheapoffset)
+{
+    if (size == 0) return NULL;
+    int prot = PROT_READ | PROT_WRITE, flags = MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE;
+    uintptr_t page = GASNET_PAGESIZE;
+    uintptr_t lowest = ((uintptr_t)sbrk(0) + minheapoffset + page - 1) & ~(page - 1);
+    void *p = mmap(NULL, size, prot, flags, -1, 0);
+    if (p == MAP_FAILED) return NULL;
+    if ((uintptr_t)p >= lowest) return p;
+    munmap(p, size);
+    p = mmap((void *)lowest, size, prot, flags | MAP_FIXED_NOREPLACE, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+static void register_internal(const gasneti_handler_t *table)
+{
+    for (; table->index; table++) ammpi_set_handler(gasnetc_ep, table->index, table->fn);
+}
+
+int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize,
+                  uintptr_t minheapoffset)
+{
+    const char *call = "gasnet_attach";
+    if (!gasneti_init_done) return gasneti_report(call, GASNET_ERR_NOT_INIT, "called before gasnet_init");
+    if (gasneti_attach_done) return gasneti_report(call, GASNET_ERR_NOT_INIT, "called a second time");
+    GASNETI_CHECK_MAY_COMMUNICATE(call);
+    int rc = GASNET_OK;
+    int *index = calloc(numentries > 0 ? (size_t)numentries : 1, sizeof *index);
+    void *segbase = NULL;
+    if (!index)
+        rc = gasneti_report(call, GASNET_ERR_RESOURCE, "out of memory");
+    else if (numentries < 0 || (numentries > 0 && !table))
+        rc = gasneti_report(call, GASNET_ERR_BAD_ARG, "bad handler table (%p, %d entries)",
+                            (void *)table, numentries);
+    else if (segsize % GASNET_PAGESIZE)
+        rc = gasneti_report(call, GASNET_ERR_BAD_ARG, "segsize %lu is not a multiple of "
+                            "GASNET_PAGESIZE (%d)", (unsigned long)segsize, GASNET_PAGESIZE);
+    else if (segsize > max_local_segsize)
+        rc = gasneti_report(call, GASNET_ERR_BAD_ARG, "segsize %lu exceeds "
+                            "gasnet_getMaxLocalSegmentSize() = %lu", (unsigned long)segsize,
+                            (unsigned long)max_local_segsize);
+    else if ((rc = assign_handlers(table, numentries, index)) == GASNET_OK &&
+             segsize && !(segbase = map_segment(segsize, minheapoffset)))
+        rc = gasneti_report(call, GASNET_ERR_RESOURCE, "could not map a %lu-byte segment",
+                            (unsigned long)segsize);
+    int worst = rc;
+    MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_INT, MPI_MAX, gasnetc_comm);
+    if (worst != GASNET_OK) {
+        if (segbase) munmap(segbase, segsize);
+        free(index);
+        if (rc == GASNET_OK)
+            rc = gasneti_report(call, GASNET_ERR_RESOURCE, "gasnet_attach failed on another node");
+        return rc;
+    }
+    register_internal(gasnete_handlers);
+    register_internal(gasnete_barrier_handlers);
+    for (int i = 0; i < numentries; i++) {
+        table[i].index = (gasnet_handler_t)index[i];
+        ammpi_set_handler(gasnetc_ep, index[i], (ammpi_handler_fn)table[i].fnptr);
+    }
+    free(index);
+    gasneti_seginfo = calloc(gasneti_nodes, sizeof *gasneti_seginfo);
+    if (!gasneti_seginfo) gasneti_fatalerror("gasnet_attach: out of memory");
+    gasnet_seginfo_t mine = {segbase, segsize};
+    MPI_Allgather(&mine, sizeof mine, MPI_BYTE, gasneti_seginfo, sizeof mine, MPI_BYTE, gasnetc_comm);
+    ammpi_set_segment(gasnetc_ep, segbase, segsize);
+    gasneti_attach_done = 1;
+    gasnete_init();
+    gasnete_barrier_init();
+    MPI_Barrier(gasnetc_comm);
+    gasnetc_progress_start();
+    if (gasnet_client_attach_hook) gasnet_client_attach_hook(segbase, segsize);
+    return GASNET_OK;
+}
+
+/* ---- queries */
+
+int gasnet_getSegmentInfo(gasnet_seginfo_t *seginfo_table, int numentries)
+{
+    const char *call = "gasnet_getSegmentInfo";
+    if (!gasneti_attach_done) return gasneti_report(call, GASNET_ERR_NOT_INIT, "called before gasnet_attach");
+    if (numentries < 0 || (numentries > 0 && !seginfo_table))
+        return gasneti_report(call, GASNET_ERR_BAD_ARG, "bad table (%p, %d entries)",
+                              (void *)seginfo_table, numentries);
+    size_t n = (size_t)numentries < gasneti_nodes ? (size_t)numentries : gasneti_nodes;
+    memcpy(seginfo_table, gasneti_seginfo, n * sizeof *seginfo_table);
+    return GASNET_OK;
+}
+
+int gasnet_getNodeInfo(gasnet_nodeinfo_t *nodeinfo_table, int numentries)
+{
+    const char *call = "gasnet_getNodeInfo";
+    if (!gasneti_init_done) return gasneti_report(call, GASNET_ERR_NOT_INIT, "called before gasnet_init");
+    if (numentries < 0 || (numentries > 0 && !nodeinfo_table))
+        return gasneti_report(call, GASNET_ERR_BAD_ARG, "bad table (%p, %d entries)",
+                              (void *)nodeinfo_table, numentries);
+    size_t n = (size_t)numentries < gasneti_nodes ? (size_t)numentries : gasneti_nodes;
+    memcpy(nodeinfo_table, gasneti_nodeinfo, n * sizeof *nodeinfo_table);
+    return GASNET_OK;
+}
+
+int gasnet_set_waitmode(int wait_mode)
+{
+    const char *call = "gasnet_set_waitmode";
+    if (!gasneti_init_done) return gasneti_report(call, GASNET_ERR_NOT_INIT, "called before gasnet_init");
+    switch (wait_mode) {
+    case GASNET_WAIT_SPIN: ammpi_set_spin_polls(gasnetc_ep, INT_MAX); break;
+    case GASNET_WAIT_BLOCK: ammpi_set_spin_polls(gasnetc_ep, 0); break;
+    case GASNET_WAIT_SPINBLOCK: ammpi_set_spin_polls(gasnetc_ep, default_spin_polls); break;
+    default:
+        return gasneti_report(call, GASNET_ERR_BAD_ARG, "unknown wait mode %d", wait_mode);
+    }
+    gasneti_wait_mode = wait_mode;
+    return GASNET_OK;
+}

@@ -1,0 +1,189 @@
+/* Ending the job: gasnet_exit, return from main, exit(), and the failsafe.
+ *
+ * Exit notices travel on a channel of their own, outside the AM layer, so
+ * a node can announce its exit at any time after init: from a handler,
+ * from any thread, while its credits are used up. Each node keeps one
+ * receive posted on gasnetc_comm with TAG_EXIT and tests it every few polls.
+ *
+ * A node that exits (gasnet_exit, return from main, exit()):
+ *   1. arms the failsafe timer (GASNET_EXITTIMEOUT) and flushes its output;
+ *   2. sends EXIT(code, origin) to every other node, where origin is the
+ *      rank whose code it carries;
+ *   3. waits, up to GASNET_EXIT_ACKWAIT seconds, to hear EXIT from every
+ *      other node, then _exit()s; the MPI launcher ends whatever remains.
+ * A node that hears EXIT while running goes on for a grace period (a
+ * quarter of GASNET_EXIT_ACKWAIT), so that a collective exit at the end of
+ * main lets every node finish and print; then it exits the same way.
+ * Every node adopts the code of the lowest origin it has heard of, and
+ * every exiting node tells every other, so all nodes that hear each other
+ * agree on one code. Output is never lost: a node flushes before it
+ * announces, and a node _exit()s only after hearing every other node (or
+ * after the wait, when a node computes without ever polling).
+ */
+#include "gasnet_internal.h"
+
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#define TAG_EXIT 0x4558
+#define MSG_EXIT 1
+
+volatile int gasnetc_exit_requested; /* heard EXIT: join the exit after the grace */
+static int exit_code, code_from = INT_MAX; /* adopted code and its origin rank */
+static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_mutex_t exit_lock = PTHREAD_MUTEX_INITIALIZER;
+static double exit_timeout, ack_wait, grace_deadline;
+
+static int inmsg[3];
+static MPI_Request inreq = MPI_REQUEST_NULL;
+static int (*outmsg)[3]; /* per peer: the EXIT we send */
+static MPI_Request *outreq;
+static unsigned char *heard; /* per peer: its EXIT arrived */
+static long nheard;
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void adopt(int code, int from)
+{
+    pthread_mutex_lock(&state_lock);
+    if (from < code_from) {
+        code_from = from;
+        exit_code = code;
+    }
+    pthread_mutex_unlock(&state_lock);
+}
+
+/* Handles every exit notice that has arrived. */
+static void service_channel(void)
+{
+    ammpi_lock(gasnetc_ep);
+    for (;;) {
+        int done = 0;
+        MPI_Status st;
+        MPI_Test(&inreq, &done, &st);
+        if (!done) break;
+        int kind = inmsg[0], code = inmsg[1], origin = inmsg[2], src = st.MPI_SOURCE;
+        if (kind != MSG_EXIT || origin < 0 || origin >= (int)gasneti_nodes)
+            gasneti_fatalerror("malformed exit notice from node %d (kind %d, origin %d)", src,
+                               kind, origin);
+        adopt(code, origin);
+        pthread_mutex_lock(&state_lock);
+        if (!heard[src]) {
+            heard[src] = 1;
+            nheard++;
+        }
+        if (!gasnetc_exit_requested) {
+            grace_deadline = now() + ack_wait / 4;
+            gasnetc_exit_requested = 1;
+        }
+        pthread_mutex_unlock(&state_lock);
+        MPI_Irecv(inmsg, 3, MPI_INT, MPI_ANY_SOURCE, TAG_EXIT, gasnetc_comm, &inreq);
+    }
+    ammpi_unlock(gasnetc_ep);
+}
+
+void gasnetc_exit_poll(void)
+{
+    static __thread unsigned polls;
+    if ((++polls & 15) == 0) service_channel();
+    if (gasnetc_exit_requested && now() >= grace_deadline) gasnetc_exit_now();
+}
+
+static void failsafe(int sig)
+{
+    (void)sig;
+    static const char msg[] = "GASNet: exit did not complete in GASNET_EXITTIMEOUT; forcing it\n";
+    ssize_t rc = write(2, msg, sizeof msg - 1);
+    (void)rc;
+    _exit(exit_code);
+}
+
+static void arm_failsafe(void)
+{
+    signal(SIGALRM, failsafe);
+    time_t sec = (time_t)exit_timeout;
+    struct itimerval t = {{0, 0}, {sec, (suseconds_t)((exit_timeout - (double)sec) * 1e6)}};
+    setitimer(ITIMER_REAL, &t, NULL);
+}
+
+/* The first thread to get here ends the process; any other thread that
+ * calls gasnet_exit meanwhile waits here forever. */
+static __attribute__((__noreturn__)) void do_exit(int code, int origin)
+{
+    pthread_mutex_lock(&exit_lock);
+    adopt(code, origin);
+    arm_failsafe();
+    fflush(NULL);
+    pthread_mutex_lock(&state_lock);
+    int announce = exit_code, from = code_from;
+    pthread_mutex_unlock(&state_lock);
+    ammpi_lock(gasnetc_ep);
+    for (gasnet_node_t p = 0; p < gasneti_nodes; p++) {
+        if (p == gasneti_mynode) continue;
+        outmsg[p][0] = MSG_EXIT;
+        outmsg[p][1] = announce;
+        outmsg[p][2] = from;
+        MPI_Isend(outmsg[p], 3, MPI_INT, (int)p, TAG_EXIT, gasnetc_comm, &outreq[p]);
+    }
+    ammpi_unlock(gasnetc_ep);
+    double deadline = now() + ack_wait;
+    while (nheard < (long)gasneti_nodes - 1 && now() < deadline) {
+        service_channel();
+        usleep(200);
+    }
+    fflush(NULL);
+    _exit(exit_code);
+}
+
+void gasnet_exit(int code)
+{
+    if (!gasneti_init_done) {
+        fflush(NULL);
+        _exit(code);
+    }
+    do_exit(code, (int)gasneti_mynode);
+}
+
+void gasnetc_exit_now(void)
+{
+    pthread_mutex_lock(&state_lock);
+    int code = exit_code, from = code_from;
+    pthread_mutex_unlock(&state_lock);
+    do_exit(code, from);
+}
+
+/* Runs at exit() and at the return from main: the process status becomes
+ * the job's exit code, unless the client already shut MPI down. */
+static void at_process_exit(int status, void *arg)
+{
+    (void)arg;
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (!finalized && gasnetc_comm != MPI_COMM_NULL) gasnet_exit(status);
+}
+
+void gasnetc_exit_init(void)
+{
+    int n = (int)gasneti_nodes;
+    exit_timeout = strtod(gasneti_getenv_str("GASNET_EXITTIMEOUT", "10"), NULL);
+    ack_wait = strtod(gasneti_getenv_str("GASNET_EXIT_ACKWAIT", "2"), NULL);
+    if (!(exit_timeout > 0) || !(ack_wait > 0))
+        gasneti_fatalerror("GASNET_EXITTIMEOUT and GASNET_EXIT_ACKWAIT must be positive seconds");
+    outmsg = calloc((size_t)n, sizeof *outmsg);
+    outreq = malloc((size_t)n * sizeof *outreq);
+    heard = calloc((size_t)n, 1);
+    if (!outmsg || !outreq || !heard) gasneti_fatalerror("gasnet_init: out of memory");
+    MPI_Irecv(inmsg, 3, MPI_INT, MPI_ANY_SOURCE, TAG_EXIT, gasnetc_comm, &inreq);
+    on_exit(at_process_exit, NULL);
+}
