@@ -28,3 +28,11 @@ for m in seq par; do
 done
 t tools_condwait_seq 1 -x nonzero -g 'FATAL ERROR: gasnett_cond_wait\(\) called in a non-threaded' \
     -- $B/tests/tools/tools_basic-seq condwait
+# gasnet_tools.h after gasnet.h: the tools' hooks into the core
+for m in seq par; do
+    t gasnet_tools_client_$m 2 -e GASNET_VERBOSEENV=1 -e GASNET_TB_JOBWIDE=fromlaunch \
+        -g "gasnet_tools_client: OK" -- $B/tests/$m/gasnet_tools_client
+done
+# a setting read before gasnet_init is reported after it
+t gasnet_tools_client_preinit_env 2 -e GASNET_VERBOSEENV=1 -e GASNET_TB_JOBWIDE=fromlaunch \
+    -g '^ENV parameter: GASNET_BACKTRACE = NO   \(default\)$' -- $B/tests/seq/gasnet_tools_client

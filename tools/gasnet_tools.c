@@ -24,8 +24,10 @@
  *       when gasnett_verboseenv() > 0, once per key. Every
  *       gasnett_getenv_*_withdefault reports through it, and the core calls
  *       it for its own settings, so each setting read is shown once with
- *       its value and whether it was the default. A key queried while
- *       reporting is off (before init) is shown at its next query.
+ *       its value and whether it was the default. Keys seen while
+ *       gasnett_verboseenv() is -1 (libgasnet before gasnet_init: the
+ *       library returns -1 itself there until the hook is set) are kept
+ *       and printed, in order, with the first report after init.
  *
  * gasnett_fatalerror prints "*** FATAL ERROR: <msg>", then honours
  * GASNET_FREEZE_ON_ERROR and GASNET_BACKTRACE, then calls abort().
@@ -400,43 +402,69 @@ static int parse_yesno(const char *s)
 
 int gasnett_verboseenv(void)
 {
-    const char *v;
     if (gasneti_tools_verboseenv_hook) return gasneti_tools_verboseenv_hook();
-    v = gasnett_getenv("GASNET_VERBOSEENV");
-    return v && *v && parse_yesno(v) != 0;
+#if defined(GASNET_SEQ) || defined(GASNET_PAR) || defined(GASNET_PARSYNC)
+    return -1; /* in libgasnet, before gasnet_init has set the hook */
+#else
+    {
+        const char *v = gasnett_getenv("GASNET_VERBOSEENV");
+        return v && *v && parse_yesno(v) != 0;
+    }
+#endif
 }
 
-/* Keys already reported; kept for the life of the process. */
-struct shown_key {
-    struct shown_key *next;
+/* Every key queried while the answer may still come (gasnett_verboseenv()
+ * is -1, before gasnet_init), in query order, kept for the life of the
+ * process: a setting read before init is reported with the first report
+ * after it. */
+struct env_key {
+    struct env_key *next;
+    int shown, is_default;
+    char *value;
     char name[];
 };
-static struct shown_key *shown_keys;
-static pthread_mutex_t shown_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct env_key *env_keys, **env_keys_tail = &env_keys;
+static pthread_mutex_t env_keys_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void env_key_print(struct env_key *k)
+{
+    fprintf(stderr, "ENV parameter: %s = %s%s\n", k->name, k->value, k->is_default ? "   (default)" : "");
+    k->shown = 1;
+}
 
 void gasneti_envdisplay(const char *key, const char *value, int is_default)
 {
-    struct shown_key *k;
+    struct env_key *k;
+    int verbose = gasnett_verboseenv();
     size_t len = strlen(key);
 
-    if (gasnett_verboseenv() <= 0) return;
-    pthread_mutex_lock(&shown_lock);
-    for (k = shown_keys; k; k = k->next) {
+    if (verbose == 0) return;
+    /* Printed under the lock, so that two threads cannot both report a key. */
+    pthread_mutex_lock(&env_keys_lock);
+    for (k = env_keys; k; k = k->next) {
         if (!strcmp(k->name, key)) break;
     }
     if (!k) {
-        /* Printed under the lock, so two threads cannot both report a key.
-         * Out of memory only means the key may be reported again. */
-        fprintf(stderr, "ENV parameter: %s = %s%s\n", key, value, is_default ? "   (default)" : "");
-        fflush(stderr);
-        k = (struct shown_key *)malloc(sizeof *k + len + 1);
-        if (k) {
-            memcpy(k->name, key, len + 1);
-            k->next = shown_keys;
-            shown_keys = k;
+        k = (struct env_key *)malloc(sizeof *k + len + 1);
+        if (k) k->value = strdup(value);
+        if (!k || !k->value) {
+            pthread_mutex_unlock(&env_keys_lock);
+            gasnett_fatalerror("out of memory recording environment setting %s", key);
         }
+        memcpy(k->name, key, len + 1);
+        k->shown = 0;
+        k->is_default = is_default;
+        k->next = NULL;
+        *env_keys_tail = k;
+        env_keys_tail = &k->next;
     }
-    pthread_mutex_unlock(&shown_lock);
+    if (verbose > 0) {
+        for (k = env_keys; k; k = k->next) {
+            if (!k->shown) env_key_print(k);
+        }
+        fflush(stderr);
+    }
+    pthread_mutex_unlock(&env_keys_lock);
 }
 
 void gasnett_envstr_display(const char *key, const char *val, int is_dflt)
