@@ -143,12 +143,22 @@ static __attribute__((__noreturn__)) void do_exit(int code, int origin)
         usleep(200);
     }
     fflush(NULL);
+    /* Every node is exiting too: finalize MPI together, which launchers
+     * take as a normal end. Otherwise the launcher ends the others. */
+    if (nheard == (long)gasneti_nodes - 1) {
+        ammpi_cancel_receives(gasnetc_ep);
+        MPI_Cancel(&inreq);
+        MPI_Request_free(&inreq);
+        MPI_Finalize();
+    }
     _exit(exit_code);
 }
 
 void gasnet_exit(int code)
 {
-    if (!gasneti_init_done) {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (!gasneti_init_done || finalized) {
         fflush(NULL);
         _exit(code);
     }

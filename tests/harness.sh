@@ -29,7 +29,7 @@ t() {
     mkdir -p "$B/logs"
     local start end rc reason=""
     start=$(date +%s%N)
-    env "${envs[@]}" timeout -k 5 "$limit" launch/gasnetrun_mpi -n "$ranks" "$@" > "$log" 2>&1
+    env "${envs[@]}" timeout -k 5 "$limit" launch/gasnetrun_mpi -n "$ranks" "$@" > "$log" 2>&1 < /dev/null
     rc=$?
     end=$(date +%s%N)
     if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then

@@ -10,6 +10,38 @@ t ammpi_badwire 2 -- $B/tests/ammpi_badwire
 t ammpi_badwire_fatal 2 -x nonzero -g 'node 0: message from node 1 rejected: Short request names handler 77' \
     -- $B/tests/ammpi_badwire fatal
 
+# --- GASNet core API: conformance on 1..4 nodes in SEQ and PAR; in the
+# debug build, every rule violation the spec lists stops the job with the
+# node and the call named.
+for m in seq par; do
+    for n in 1 2 3 4; do
+        t core_conformance_$m $n -e CONFORMANCE_ENV=launch-value -g 'core_conformance: ok' \
+            -- $B/tests/$m/core_conformance
+    done
+done
+if [ "$FLAVOR" = debug ]; then
+    while IFS='|' read -r case pattern; do
+        t core_violation_$case 2 -x nonzero -g "FATAL ERROR: node [01] of 2: .*$pattern" \
+            -- $B/tests/seq/core_violations "$case"
+    done <<'CASES'
+recursive_hsl|gasnet_hsl_lock.*recursive locking
+unlock_order|gasnet_hsl_unlock.*out-of-order unlock
+unlock_unheld|gasnet_hsl_unlock.*does not hold
+uninit_hsl|gasnet_hsl_lock.*never initialised
+handler_hsl|request handler returned while holding HSL
+nis_request|gasnet_AMRequestShort communicates inside a no-interrupt section
+hsl_request|gasnet_AMRequestShort communicates while holding an HSL
+nested_nis|gasnet_hold_interrupts: no-interrupt sections do not nest
+resume_unheld|gasnet_resume_interrupts without gasnet_hold_interrupts
+handler_request|gasnet_AMRequestShort communicates inside a request handler
+handler_poll|gasnet_AMPoll polls inside a request handler
+second_reply|gasnet_AMReplyShort: a second reply
+reply_from_reply|gasnet_AMReplyShort: called from a reply handler
+reply_with_hsl|gasnet_AMReplyShort: called while the handler holds an HSL
+long_outside|gasnet_AMRequestLong: destination .* outside node 1
+CASES
+fi
+
 # --- gasnet_tools (tools-only programs: one process, SEQ and PAR builds)
 for m in seq par; do
     tb=$B/tests/tools/tools_basic-$m
