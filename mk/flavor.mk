@@ -57,16 +57,17 @@ TEST_BINS := $(patsubst tests/%.c,$(B)/tests/%,$(AMMPI_TESTS)) \
 BENCH_BINS := $(patsubst %.c,$(B)/%,$(BENCH_SRCS))
 
 .PHONY: all install
-all: $(LIBAMMPI) $(GASNET_LIBS) $(TOOLS_LIBS) $(TEST_BINS) $(BENCH_BINS) $(B)/flags.mk
+all: $(LIBAMMPI) $(GASNET_LIBS) $(TOOLS_LIBS) $(TEST_BINS) $(BENCH_BINS) $(B)/flags.sh
 
 $(CONFIG_H): mk/flavor.mk scripts/gen-config.sh
 	@mkdir -p $(dir $@)
 	@scripts/gen-config.sh $(DEBUG_DEF) "$(HAVE_OFI)" "$(HAVE_VERBS)" "$(HAVE_HWLOC)" > $@.tmp && mv $@.tmp $@
 
-# What tests/run.sh and scripts/install.sh need to know about this build.
-$(B)/flags.mk: mk/flavor.mk
+# What scripts/install.sh and the tests need to know about this build, as
+# shell assignments.
+$(B)/flags.sh: mk/flavor.mk
 	@mkdir -p $(dir $@)
-	@printf 'CC=%s\nCFLAGS=%s\nLDFLAGS=%s\nNATIVE_LIBS=%s\nDEBUG_DEF=%s\n' \
+	@printf "CC='%s'\nCFLAGS='%s'\nLDFLAGS='%s'\nNATIVE_LIBS='%s'\nDEBUG_DEF='%s'\n" \
 	    '$(CC)' '$(CFLAGS)' '$(LDFLAGS)' '$(NATIVE_LIBS)' '$(DEBUG_DEF)' > $@
 
 $(B)/obj/ammpi/%.o: ammpi/%.c $(CONFIG_H)
@@ -152,7 +153,7 @@ $(B)/bench/%: bench/%.c $(B)/lib/libgasnet-mpi-seq.a $(LIBAMMPI) $(wildcard benc
 	@echo "  LINK    $@"
 	@$(CC) $(CPPFLAGS) -Ibench $(MODE_DEF_seq) $(CFLAGS) $< -o $@ $(LDFLAGS) $(B)/lib/libgasnet-mpi-seq.a $(LIBAMMPI) $(NATIVE_LIBS) -lm
 
-install: $(LIBAMMPI) $(GASNET_LIBS) $(TOOLS_LIBS) $(B)/flags.mk
+install: $(LIBAMMPI) $(GASNET_LIBS) $(TOOLS_LIBS) $(B)/flags.sh
 	@scripts/install.sh "$(PREFIX)" "$(B)"
 
 -include $(shell find $(B)/obj -name '*.d' 2>/dev/null)

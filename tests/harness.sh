@@ -1,6 +1,7 @@
 # Test harness, sourced by tests/run.sh.
 #
 #   t NAME RANKS [-x CODE|nonzero] [-g REGEX] [-T SECONDS] [-e VAR=VALUE]... -- PROG [ARGS]
+#   s NAME [-T SECONDS] -- CMD [ARGS]
 #
 # Runs PROG on RANKS processes through launch/gasnetrun_mpi under a timeout,
 # and passes when the job exits with the expected status (default 0), its
@@ -61,6 +62,28 @@ t() {
         failed=$((failed + 1))
         failures+=("$label: $reason")
         printf 'FAIL %s: %s (log %s)\n' "$label" "$reason" "$log"
+        tail -n 15 "$log" | sed 's/^/    | /'
+    fi
+}
+
+# s NAME [-T SECONDS] -- CMD [ARGS]: a test that is a script or program
+# run directly (not through the launcher); passes when it exits with 0.
+s() {
+    local name=$1 limit=${TEST_TIMEOUT:-300}
+    shift
+    if [ "$1" = -T ]; then limit=$2; shift 2; fi
+    [ "$1" = -- ] && shift
+    local log="$B/logs/$name.log" rc
+    mkdir -p "$B/logs"
+    timeout -k 5 "$limit" "$@" > "$log" 2>&1 < /dev/null
+    rc=$?
+    if [ $rc -eq 0 ]; then
+        passed=$((passed + 1))
+        printf 'PASS [%s] %s\n' "$FLAVOR" "$name"
+    else
+        failed=$((failed + 1))
+        failures+=("[$FLAVOR] $name: exit status $rc")
+        printf 'FAIL [%s] %s: exit status %s (log %s)\n' "$FLAVOR" "$name" "$rc" "$log"
         tail -n 15 "$log" | sed 's/^/    | /'
     fi
 }

@@ -68,3 +68,7 @@ done
 # a setting read before gasnet_init is reported after it
 t gasnet_tools_client_preinit_env 2 -e GASNET_VERBOSEENV=1 -e GASNET_TB_JOBWIDE=fromlaunch \
     -g '^ENV parameter: GASNET_BACKTRACE = NO   \(default\)$' -- $B/tests/seq/gasnet_tools_client
+
+# --- install layout: both builds installed, clients built outside the tree
+# through the fragments and pkg-config in every mode, link-name checks.
+if [ "$FLAVOR" = debug ]; then s install_test -- tests/install_test.sh; fi
