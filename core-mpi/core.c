@@ -159,11 +159,11 @@ const char *gasneti_getenv_str(const char *key, const char *dflt)
     return v ? v : dflt;
 }
 
-/* Reads an integer setting and dies with a clear message if it is outside
- * [lo, hi]. */
-static int getenv_ranged(const char *key, int dflt, int lo, int hi)
+/* Reads a count (or, with is_size, a byte size such as 16K) and dies with a
+ * clear message if it is outside [lo, hi]. */
+static int getenv_ranged(const char *key, int dflt, int lo, int hi, int is_size)
 {
-    int64_t v = gasneti_getenv_size(key, dflt);
+    int64_t v = is_size ? gasneti_getenv_size(key, dflt) : gasneti_getenv_int(key, dflt);
     if (v < lo || v > hi)
         gasneti_fatalerror("%s=%lld is out of range: use a value in [%d, %d]", key, (long long)v,
                            lo, hi);
@@ -272,11 +272,11 @@ static void open_endpoint(int thread_safe)
 {
     ammpi_config_t cfg;
     ammpi_config_default(&cfg);
-    cfg.depth = getenv_ranged("GASNET_NETWORKDEPTH", 16, 1, 4096);
-    cfg.credits_pp = getenv_ranged("AMMPI_CREDITS_PP", cfg.depth, 1, 4096);
-    cfg.eager_size = getenv_ranged("AMMPI_EAGER_SIZE", 4096, 0, AMMPI_MAX_MEDIUM);
-    cfg.recv_buffers = getenv_ranged("AMMPI_RECV_BUFFERS", 0, 0, 1 << 20);
-    cfg.spin_polls = getenv_ranged("GASNET_SPIN_POLLS", 64, 0, INT_MAX);
+    cfg.depth = getenv_ranged("GASNET_NETWORKDEPTH", 16, 1, 4096, 0);
+    cfg.credits_pp = getenv_ranged("AMMPI_CREDITS_PP", cfg.depth, 1, 4096, 0);
+    cfg.eager_size = getenv_ranged("AMMPI_EAGER_SIZE", 4096, 0, AMMPI_MAX_MEDIUM, 1);
+    cfg.recv_buffers = getenv_ranged("AMMPI_RECV_BUFFERS", 0, 0, 1 << 20, 0);
+    cfg.spin_polls = getenv_ranged("GASNET_SPIN_POLLS", 64, 0, INT_MAX, 0);
     cfg.thread_safe = thread_safe;
     default_spin_polls = cfg.spin_polls;
     if (ammpi_open(&gasnetc_ep, gasnetc_comm, &cfg) != AMMPI_OK)
