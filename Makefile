@@ -2,7 +2,7 @@
 #
 #   make                 build the optimised and debug libraries, tests, benchmarks
 #   make check           install missing packages, build, run the test suite
-#                        (optimised, debug and sanitizer builds)
+#                        (optimised, debug, ASan+UBSan and TSan builds)
 #   make check-asan      only the AddressSanitizer + UBSan run of the suite
 #   make check-tsan      only the ThreadSanitizer run of the PAR stress tests
 #   make bench           install missing packages, build, run the benchmarks
@@ -27,7 +27,7 @@ $(BUILDS): build-%:
 	@$(MAKE) -f mk/flavor.mk FLAVOR=$*
 
 check: deps
-	@$(MAKE) build-opt build-debug build-asan
+	@$(MAKE) build-opt build-debug build-asan build-tsan
 	@tests/run.sh all
 
 check-quick: deps

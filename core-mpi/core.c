@@ -317,6 +317,8 @@ int gasnet_init(int *argc, char ***argv)
     gasneti_tools_getenv_hook = gasnet_getenv;
     gasneti_tools_verboseenv_hook = verboseenv;
     gasneti_init_done = 1;
+    const char *level = getenv("GASNET_MPI_THREAD"); /* read before the job environment existed */
+    gasneti_envdisplay("GASNET_MPI_THREAD", level ? level : "SERIALIZED", level == NULL);
     int nlocal = find_hosts();
     max_local_segsize = find_max_segsize(nlocal);
     unsigned long local = max_local_segsize, global;

@@ -34,7 +34,7 @@
 #define TAG_EXIT 0x4558
 #define MSG_EXIT 1
 
-volatile int gasnetc_exit_requested; /* heard EXIT: join the exit after the grace */
+int gasnetc_exit_requested; /* heard EXIT: join the exit after the grace (atomic) */
 static int exit_code, code_from = INT_MAX; /* adopted code and its origin rank */
 static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t exit_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -81,11 +81,11 @@ static void service_channel(void)
         pthread_mutex_lock(&state_lock);
         if (!heard[src]) {
             heard[src] = 1;
-            nheard++;
+            __atomic_fetch_add(&nheard, 1, __ATOMIC_RELEASE);
         }
-        if (!gasnetc_exit_requested) {
+        if (!__atomic_load_n(&gasnetc_exit_requested, __ATOMIC_RELAXED)) {
             grace_deadline = now() + ack_wait / 4;
-            gasnetc_exit_requested = 1;
+            __atomic_store_n(&gasnetc_exit_requested, 1, __ATOMIC_RELEASE);
         }
         pthread_mutex_unlock(&state_lock);
         MPI_Irecv(inmsg, 3, MPI_INT, MPI_ANY_SOURCE, TAG_EXIT, gasnetc_comm, &inreq);
@@ -97,7 +97,8 @@ void gasnetc_exit_poll(void)
 {
     static __thread unsigned polls;
     if ((++polls & 15) == 0) service_channel();
-    if (gasnetc_exit_requested && now() >= grace_deadline) gasnetc_exit_now();
+    if (__atomic_load_n(&gasnetc_exit_requested, __ATOMIC_ACQUIRE) && now() >= grace_deadline)
+        gasnetc_exit_now();
 }
 
 static void failsafe(int sig)
@@ -142,7 +143,8 @@ static __attribute__((__noreturn__)) void do_exit(int code, int origin)
     }
     ammpi_unlock(gasnetc_ep);
     double deadline = now() + ack_wait;
-    while (nheard < (long)gasneti_nodes - 1 && now() < deadline) {
+    long others = (long)gasneti_nodes - 1;
+    while (__atomic_load_n(&nheard, __ATOMIC_ACQUIRE) < others && now() < deadline) {
         service_channel();
         usleep(200);
     }
@@ -152,7 +154,7 @@ static __attribute__((__noreturn__)) void do_exit(int code, int origin)
      * (it computes without polling): MPI_Abort, the one way to have the
      * launcher end it and still report this exit code. */
     ammpi_cancel_receives(gasnetc_ep);
-    if (nheard < (long)gasneti_nodes - 1) MPI_Abort(MPI_COMM_WORLD, exit_code);
+    if (__atomic_load_n(&nheard, __ATOMIC_ACQUIRE) < others) MPI_Abort(MPI_COMM_WORLD, exit_code);
     if (gasnetc_mpi_started) {
         MPI_Cancel(&inreq);
         MPI_Request_free(&inreq);

@@ -59,7 +59,7 @@ void gasneti_poll_wait(int *idle); /* one iteration of a wait loop */
  * MPI alone. */
 extern __thread int gasnetc_in_mpi;
 void gasnetc_exit_init(void);       /* at gasnet_init: exit channel, on_exit */
-extern volatile int gasnetc_exit_requested; /* a peer asked this node to exit */
+extern int gasnetc_exit_requested; /* a peer asked this node to exit (atomic) */
 void gasnetc_exit_now(void) __attribute__((__noreturn__));
 void gasnetc_exit_poll(void);       /* after each poll: serve exit notices */
 

@@ -164,6 +164,9 @@ void gasneti_check_may_poll(const char *call) { check_context(call, "polls"); }
 void gasneti_handler_enter(ammpi_token_t tok, int is_request)
 {
     (void)tok;
+    if (ts.nis || ts.hsls)
+        gasneti_fatalerror("a handler was about to run on a thread %s",
+                           ts.nis ? "inside a no-interrupt section" : "holding an HSL");
     ts.in_handler = is_request ? 1 : 2;
     ts.hsls_at_handler = ts.hsls;
 }

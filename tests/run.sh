@@ -1,13 +1,13 @@
 #!/bin/bash
 # Runs the test suite against the given build flavours:
-#   tests/run.sh [opt] [debug] [asan] [tsan] | all   (all = opt debug asan)
+#   tests/run.sh [opt] [debug] [asan] [tsan] | all   (all = opt debug asan tsan)
 # Each flavour must be built first (make build-<flavour>); `make check`
 # does both.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 . tests/harness.sh
 flavors=("$@")
-if [ ${#flavors[@]} -eq 0 ] || [ "${flavors[0]}" = all ]; then flavors=(opt debug asan); fi
+if [ ${#flavors[@]} -eq 0 ] || [ "${flavors[0]}" = all ]; then flavors=(opt debug asan tsan); fi
 # Sanitizers: stop at the first report, and keep MPI's own start-up leaks
 # out of the verdict (the suppressions name only MPI and its transports).
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}

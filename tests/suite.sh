@@ -2,6 +2,9 @@
 # the build directory. Sanitizer flavours run smaller message counts.
 case $FLAVOR in asan|tsan) SCALE=10 ;; *) SCALE=1 ;; esac
 
+# ThreadSanitizer runs only the multi-threaded tests: the last section.
+if [ "$FLAVOR" != tsan ]; then
+
 # --- ammpi transport
 for n in 1 2 3; do t ammpi_categories $n -- $B/tests/ammpi_categories; done
 t ammpi_storm 4 -- $B/tests/ammpi_storm $((100000 / SCALE))
@@ -106,3 +109,20 @@ for m in seq par; do
 done
 t exit_par_thread 2 -T 20 -x 11 -- $B/tests/par/exit_matrix thread
 s exit_signals -T 60 -- tests/exit_signal_test.sh $B
+
+fi # not tsan
+
+# --- PAR concurrency (4 threads per node) and the progress thread
+for n in 2 3 4; do
+    t par_stress $n -T 120 -g 'par_stress: ok' -- $B/tests/par/par_stress $((400 / SCALE))
+done
+for m in seq par; do
+    for c in serve idle nis; do
+        t progress_${m}_$c 2 -T 60 -e GASNET_PROGRESS_THREAD=yes -g "progress_thread $c: ok" \
+            -- $B/tests/$m/progress_thread $c
+    done
+done
+if [ "$FLAVOR" = tsan ]; then
+    t tools_basic_par 1 -g "tools_basic: OK" -- $B/tests/tools/tools_basic-par
+    t interop_par_tsan 2 -g "interop ok node 1" -- $B/tests/par/interop_mpi client-init finalize
+fi
