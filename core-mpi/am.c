@@ -4,6 +4,7 @@
  * handler and an ammpi handler have the same prototype, and a
  * gasnet_token_t is an ammpi_token_t. */
 #include "gasnet_internal.h"
+#include "rma.h"
 
 #include <stdarg.h>
 
@@ -182,6 +183,7 @@ int gasneti_poll(void)
 {
     gasnetc_in_mpi++;
     int rc = ammpi_poll(gasnetc_ep);
+    gasneti_rma_poll();
     gasnetc_in_mpi--;
     gasnetc_exit_poll();
     gasnete_barrier_progress();
@@ -192,6 +194,7 @@ void gasneti_poll_wait(int *idle)
 {
     gasnetc_in_mpi++;
     ammpi_poll_wait(gasnetc_ep, idle);
+    gasneti_rma_poll();
     gasnetc_in_mpi--;
     gasnetc_exit_poll();
     gasnete_barrier_progress();

@@ -9,6 +9,7 @@
  */
 #include "gasnet_internal.h"
 #include "gasnet_tools_internal.h"
+#include "rma.h"
 #include <gasnet_tools.h>
 
 #include <limits.h>
@@ -172,7 +173,6 @@ static int getenv_ranged(const char *key, int dflt, int lo, int hi, int is_size)
 
 /* ---- MPI start-up */
 
-int gasnetc_mpi_started;
 
 static int thread_level(const char *name)
 {
@@ -217,7 +217,6 @@ static void start_mpi(int *argc, char ***argv, int need_threads)
                            "or MULTIPLE", want);
     if (MPI_Init_thread(argc, argv, requested, &provided) != MPI_SUCCESS)
         gasneti_fatalerror("gasnet_init: MPI_Init_thread failed");
-    gasnetc_mpi_started = 1;
     if (provided < required)
         gasneti_fatalerror("gasnet_init: this GASNet mode needs %s, MPI provides only %s",
                            level_name(required), level_name(provided));
@@ -320,6 +319,7 @@ int gasnet_init(int *argc, char ***argv)
     const char *level = getenv("GASNET_MPI_THREAD"); /* read before the job environment existed */
     gasneti_envdisplay("GASNET_MPI_THREAD", level ? level : "SERIALIZED", level == NULL);
     int nlocal = find_hosts();
+    gasneti_topology_init();
     max_local_segsize = find_max_segsize(nlocal);
     unsigned long local = max_local_segsize, global;
     MPI_Allreduce(&local, &global, 1, MPI_UNSIGNED_LONG, MPI_MIN, gasnetc_comm);

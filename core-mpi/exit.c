@@ -21,6 +21,7 @@
  * after the wait, when a node computes without ever polling).
  */
 #include "gasnet_internal.h"
+#include "rma.h"
 
 #include <limits.h>
 #include <signal.h>
@@ -149,17 +150,16 @@ static __attribute__((__noreturn__)) void do_exit(int code, int origin)
         usleep(200);
     }
     fflush(NULL);
-    /* Every node is exiting too: finalize MPI together (if GASNet started
-     * it), which launchers take as a normal end. Some node did not answer
-     * (it computes without polling): MPI_Abort, the one way to have the
-     * launcher end it and still report this exit code. */
+    /* Every node is exiting too: finalize MPI together (also when the
+     * client started it: the process ends here), which launchers take as a
+     * normal end. Some node did not answer (it computes without polling):
+     * MPI_Abort, the one way to have the launcher end it and still report
+     * this exit code. */
     ammpi_cancel_receives(gasnetc_ep);
     if (__atomic_load_n(&nheard, __ATOMIC_ACQUIRE) < others) MPI_Abort(MPI_COMM_WORLD, exit_code);
-    if (gasnetc_mpi_started) {
-        MPI_Cancel(&inreq);
-        MPI_Request_free(&inreq);
-        MPI_Finalize();
-    }
+    MPI_Cancel(&inreq);
+    MPI_Request_free(&inreq);
+    MPI_Finalize();
     _exit(exit_code);
 }
 
@@ -237,6 +237,7 @@ static int at_mpi_finalize(MPI_Comm comm, int key, void *val, void *extra)
     (void)extra;
     if (exiting || gasnetc_comm == MPI_COMM_NULL) return MPI_SUCCESS;
     gasnetc_progress_stop();
+    if (gasneti_attach_done) gasneti_rma_detach();
     ammpi_close(gasnetc_ep);
     gasnetc_ep = NULL;
     MPI_Cancel(&inreq);

@@ -17,7 +17,6 @@ extern int gasneti_attach_done; /* gasnet_attach succeeded */
 extern gasnet_seginfo_t *gasneti_seginfo;   /* every node's segment */
 extern gasnet_nodeinfo_t *gasneti_nodeinfo; /* every node's host grouping */
 extern int gasneti_wait_mode;
-extern int gasnetc_mpi_started; /* GASNet called MPI_Init, so it finalizes MPI too */
 
 /* Prints "*** FATAL ERROR: node N of M: ..." and aborts the whole job. */
 void gasneti_fatalerror(const char *fmt, ...)

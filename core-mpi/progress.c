@@ -12,6 +12,7 @@
  * idle node thus costs about one poll per millisecond.
  */
 #include "gasnet_internal.h"
+#include "rma.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +39,7 @@ static void *progress_main(void *arg)
     while (__atomic_load_n(&running, __ATOMIC_ACQUIRE)) {
         gasnetc_in_mpi++;
         int handled = ammpi_poll_count(gasnetc_ep);
+        gasneti_rma_poll();
         gasnetc_in_mpi--;
         gasnetc_exit_poll();
         if (handled > 0) {

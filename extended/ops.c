@@ -10,6 +10,7 @@
  * slabs of 128 and reused; nbi operations cost nothing once issued.
  */
 #include "extended.h"
+#include "rma.h"
 
 #include <stdlib.h>
 
@@ -85,6 +86,7 @@ static gasnete_op_t *check_handle(gasnet_handle_t h, const char *call)
 void gasnete_init(void)
 {
     gasnete_putget_init();
+    gasneti_rma_attach();
 }
 
 /* ---- blocking: an op on the stack, waited for before returning */

@@ -13,11 +13,13 @@
  *
  * Every request names a completion target (extended.h) that its reply
  * echoes; the reply handler completes it. A transfer to the calling node is
- * a plain copy with no message. Remote ranges are checked at initiation
+ * a plain copy with no message; a peer served by a native RMA backend
+ * (core-native/rma.h) gets the backend's put and get instead of AMs. Remote ranges are checked at initiation
  * and again by the handler on the target, which trusts nothing from the
  * wire.
  */
 #include "extended.h"
+#include "rma.h"
 
 #include <string.h>
 
@@ -108,6 +110,12 @@ void gasnete_put(gasnete_op_t *op, gasnet_node_t node, void *dest, void *src, si
         memcpy(dest, src, n);
         return;
     }
+    const gasneti_rma_t *b = gasneti_rma_for[node];
+    if (b) {
+        if (b->put(node, dest, src, n, bulk, gasnete_counter(op, 0)))
+            gasneti_fatalerror("%s: %s put of %zu bytes to node %u failed", call, b->name, n, node);
+        return;
+    }
     uintptr_t t = gasnete_target(op, 0);
     if (n <= put_medium_max) {
         gasnete_add(op, 0, 1);
@@ -136,6 +144,12 @@ void gasnete_get(gasnete_op_t *op, void *dest, gasnet_node_t node, void *src, si
         memcpy(dest, src, n);
         return;
     }
+    const gasneti_rma_t *b = gasneti_rma_for[node];
+    if (b) {
+        if (b->get(dest, node, src, n, gasnete_counter(op, 1)))
+            gasneti_fatalerror("%s: %s get of %zu bytes from node %u failed", call, b->name, n, node);
+        return;
+    }
     uintptr_t t = gasnete_target(op, 1);
     int use_long = get_long_reply && gasneti_in_segment(gasneti_mynode, dest, n);
     gasnete_add(op, 1, (uint32_t)((n + GET_CHUNK - 1) / GET_CHUNK));
@@ -155,6 +169,12 @@ void gasnete_memset(gasnete_op_t *op, gasnet_node_t node, void *dest, int val, s
     if (n == 0) return;
     if (node == gasneti_mynode) {
         memset(dest, val, n);
+        return;
+    }
+    const gasneti_rma_t *b = gasneti_rma_for[node];
+    if (b && b->memset) {
+        if (b->memset(node, dest, val, n, gasnete_counter(op, 0)))
+            gasneti_fatalerror("%s: %s memset of %zu bytes on node %u failed", call, b->name, n, node);
         return;
     }
     uintptr_t t = gasnete_target(op, 0);
@@ -179,6 +199,15 @@ void gasnete_put_val(gasnete_op_t *op, gasnet_node_t node, void *dest,
         store_value(dest, value, n);
         return;
     }
+    const gasneti_rma_t *b = gasneti_rma_for[node];
+    if (b) {
+        uint64_t bytes = 0;
+        store_value(&bytes, value, n); /* the value's n bytes, as they lie in memory */
+        if (b->put(node, dest, &bytes, n, 0, gasnete_counter(op, 0)))
+            gasneti_fatalerror("%s: %s put of a %zu-byte value to node %u failed", call, b->name,
+                               n, node);
+        return;
+    }
     uintptr_t t = gasnete_target(op, 0);
     gasnete_add(op, 0, 1);
     must(gasnet_AMRequestShort7(node, GASNETE_H_PUT_VAL, GASNETE_HI(dest), GASNETE_LO(dest),
@@ -192,6 +221,20 @@ void gasnete_get_val(gasnete_op_t *op, gasnet_node_t node, void *src, size_t n, 
     check_remote(call, node, src, n, src);
     if (node == gasneti_mynode) {
         op->value = load_value(src, n);
+        return;
+    }
+    const gasneti_rma_t *b = gasneti_rma_for[node];
+    if (b) {
+        /* the value's low-order bytes, zero-extended */
+        op->value = 0;
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+        char *low = (char *)&op->value + sizeof op->value - n;
+#else
+        char *low = (char *)&op->value;
+#endif
+        if (b->get(low, node, src, n, gasnete_counter(op, 0)))
+            gasneti_fatalerror("%s: %s get of a %zu-byte value from node %u failed", call, b->name,
+                               n, node);
         return;
     }
     uintptr_t t = gasnete_target(op, 0);

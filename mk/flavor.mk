@@ -24,9 +24,10 @@ CFLAGS := -std=gnu11 -Wall -Wextra -Werror -pthread $(CFLAGS_$(FLAVOR))
 LDFLAGS := -pthread $(filter -fsanitize=%,$(CFLAGS_$(FLAVOR)))
 DEBUG_DEF := $(if $(filter debug,$(FLAVOR)),GASNET_DEBUG,GASNET_NDEBUG)
 
-# Optional native stacks: detected, never assumed.
-HAVE_OFI := $(shell pkg-config --exists libfabric 2>/dev/null && echo 1)
-HAVE_VERBS := $(shell printf '\043include <infiniband/verbs.h>\nint main(void){return ibv_get_device_list(0)!=0;}\n' | $(CC) -x c - -libverbs -o /dev/null 2>/dev/null && echo 1)
+# Optional native stacks: detected, never assumed (a backend is built when
+# its library is present).
+HAVE_OFI := $(if $(wildcard core-native/ofi.c),$(shell pkg-config --exists libfabric 2>/dev/null && echo 1))
+HAVE_VERBS := $(if $(wildcard core-native/verbs.c),$(shell printf '\043include <infiniband/verbs.h>\nint main(void){return ibv_get_device_list(0)!=0;}\n' | $(CC) -x c - -libverbs -o /dev/null 2>/dev/null && echo 1))
 HAVE_HWLOC := $(shell pkg-config --exists hwloc 2>/dev/null && echo 1)
 NATIVE_LIBS := $(if $(HAVE_OFI),-lfabric) $(if $(HAVE_VERBS),-libverbs) $(if $(HAVE_HWLOC),-lhwloc)
 
@@ -37,7 +38,9 @@ MODE_DEF_par := -DGASNET_PAR -D_REENTRANT
 MODE_DEF_parsync := -DGASNET_PARSYNC -D_REENTRANT
 
 AMMPI_SRCS := $(wildcard ammpi/*.c)
-GASNET_SRCS := $(wildcard core-mpi/*.c extended/*.c barrier/*.c core-native/*.c) tools/gasnet_tools.c
+GASNET_SRCS := $(wildcard core-mpi/*.c extended/*.c barrier/*.c) core-native/rma.c core-native/shm.c \
+    core-native/topology.c $(if $(HAVE_OFI),core-native/ofi.c) $(if $(HAVE_VERBS),core-native/verbs.c) \
+    tools/gasnet_tools.c
 TOOLS_SRCS := tools/gasnet_tools.c
 TEST_SRCS := $(wildcard tests/*.c)
 AMMPI_TESTS := $(filter tests/ammpi_%,$(TEST_SRCS))
@@ -59,7 +62,7 @@ BENCH_BINS := $(patsubst %.c,$(B)/%,$(BENCH_SRCS))
 .PHONY: all install
 all: $(LIBAMMPI) $(GASNET_LIBS) $(TOOLS_LIBS) $(TEST_BINS) $(BENCH_BINS) $(B)/flags.sh
 
-$(CONFIG_H): mk/flavor.mk scripts/gen-config.sh
+$(CONFIG_H): mk/flavor.mk scripts/gen-config.sh $(wildcard core-native/ofi.c core-native/verbs.c)
 	@mkdir -p $(dir $@)
 	@scripts/gen-config.sh $(DEBUG_DEF) "$(HAVE_OFI)" "$(HAVE_VERBS)" "$(HAVE_HWLOC)" > $@.tmp && mv $@.tmp $@
 

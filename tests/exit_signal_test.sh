@@ -4,6 +4,7 @@
 # status within a few seconds and leave no process behind.
 # usage: tests/exit_signal_test.sh BUILD_DIR
 set -u
+set -m # job control: a background job must not start with SIGINT ignored
 cd "$(dirname "$0")/.."
 prog=$PWD/$1/tests/seq/exit_matrix
 for sig in TERM INT; do
@@ -12,7 +13,11 @@ for sig in TERM INT; do
     for i in $(seq 50); do grep -q "node 1 computes" /tmp/exit_signal_test.$$ && break; sleep 0.1; done
     kill -$sig $pid
     for i in $(seq 100); do kill -0 $pid 2>/dev/null || break; sleep 0.1; done
-    if kill -0 $pid 2>/dev/null; then echo "SIG$sig: the launcher is still running after 10 s"; kill -9 $pid; exit 1; fi
+    if kill -0 $pid 2>/dev/null; then
+        echo "SIG$sig: the launcher is still running after 10 s"
+        pkill -9 -P $pid; kill -9 $pid; pkill -9 -f -- "$prog"
+        exit 1
+    fi
     wait $pid
     rc=$?
     sleep 0.5

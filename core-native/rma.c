@@ -1,0 +1,106 @@
+/* Choosing the RMA backend for each peer (see rma.h).
+ *
+ * GASNET_RMA=auto (default) tries shm, then verbs, then ofi; a single name
+ * (shm, ofi, verbs) tries only that one; am uses the AM path for every
+ * peer. A backend that cannot run says why (node 0, or every node under
+ * GASNET_VERBOSEENV) and its peers fall back to the AM path; with
+ * GASNET_RMA_STRICT=yes a named backend that cannot serve every peer is a
+ * fatal error instead. Every node makes the same calls in the same order,
+ * since backend start-up is collective. */
+#include "rma.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+const gasneti_rma_t **gasneti_rma_for;
+static const gasneti_rma_t *active[4];
+static int nactive;
+
+static const gasneti_rma_t *by_name(const char *name)
+{
+    if (!strcasecmp(name, "shm")) return &gasneti_rma_shm;
+#ifdef GASNETI_HAVE_VERBS
+    if (!strcasecmp(name, "verbs")) return &gasneti_rma_verbs;
+#endif
+#ifdef GASNETI_HAVE_OFI
+    if (!strcasecmp(name, "ofi")) return &gasneti_rma_ofi;
+#endif
+    return NULL;
+}
+
+/* Whether some node still has peers without a backend. */
+static int anyone_uncovered(void)
+{
+    int mine = 0, any;
+    for (gasnet_node_t p = 0; p < gasneti_nodes; p++)
+        mine |= p != gasneti_mynode && !gasneti_rma_for[p];
+    MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_LOR, gasnetc_comm);
+    return any;
+}
+
+/* One line per backend, as GASNET_VERBOSEENV shows every setting. */
+static void report(const char *name, int served, const char *why)
+{
+    int verbose = gasneti_getenv_yesno("GASNET_VERBOSEENV", 0);
+    if (gasneti_mynode != 0 && !verbose) return;
+    if (served)
+        fprintf(stderr, "GASNet node %u: RMA backend %s serves %d peer%s\n", gasneti_mynode, name,
+                served, served == 1 ? "" : "s");
+    else
+        fprintf(stderr, "GASNet node %u: RMA backend %s not used: %s\n", gasneti_mynode, name, why);
+}
+
+void gasneti_rma_attach(void)
+{
+    const char *want = gasneti_getenv_str("GASNET_RMA", "auto");
+    int strict = gasneti_getenv_yesno("GASNET_RMA_STRICT", 0);
+    const char *order[3];
+    int norder = 0;
+    if (!strcasecmp(want, "auto")) {
+        order[norder++] = "shm";
+        order[norder++] = "verbs";
+        order[norder++] = "ofi";
+    } else if (!strcasecmp(want, "shm") || !strcasecmp(want, "ofi") || !strcasecmp(want, "verbs")) {
+        order[norder++] = want;
+    } else if (strcasecmp(want, "am")) {
+        gasneti_fatalerror("GASNET_RMA=%s: use auto, shm, ofi, verbs or am", want);
+    }
+    gasneti_rma_for = calloc(gasneti_nodes, sizeof *gasneti_rma_for);
+    unsigned char *reach = malloc(gasneti_nodes);
+    if (!gasneti_rma_for || !reach) gasneti_fatalerror("gasnet_attach: out of memory");
+    for (int i = 0; i < norder; i++) {
+        const gasneti_rma_t *b = by_name(order[i]);
+        char why[256] = "";
+        int served = 0;
+        if (i > 0 && !anyone_uncovered()) break;
+        memset(reach, 0, gasneti_nodes);
+        if (!b) snprintf(why, sizeof why, "not built in (its library was missing at build time)");
+        else if (b->attach(reach, why, sizeof why) == 0) {
+            for (gasnet_node_t p = 0; p < gasneti_nodes; p++)
+                if (reach[p] && p != gasneti_mynode && !gasneti_rma_for[p]) {
+                    gasneti_rma_for[p] = b;
+                    served++;
+                }
+            active[nactive++] = b;
+        }
+        report(order[i], served, served ? "" : why);
+        if (strict && norder == 1 && served < (int)gasneti_nodes - 1)
+            gasneti_fatalerror("GASNET_RMA=%s with GASNET_RMA_STRICT=yes, but the backend serves "
+                               "%d of %u peers: %s", want, served, gasneti_nodes - 1, why);
+    }
+    free(reach);
+}
+
+void gasneti_rma_poll(void)
+{
+    for (int i = 0; i < nactive; i++)
+        if (active[i]->poll) active[i]->poll();
+}
+
+void gasneti_rma_detach(void)
+{
+    for (int i = nactive - 1; i >= 0; i--) active[i]->detach();
+    nactive = 0;
+}

@@ -1,0 +1,79 @@
+/* RMA backends: native one-sided paths that bypass the AM layer.
+ *
+ * Each backend fills one table of operations (as libfabric providers do);
+ * at attach every node picks, per peer, the first backend that reaches it,
+ * in the order GASNET_RMA asks for (auto: shm for peers on this host, then
+ * verbs, then ofi), and the AM reference path for the rest. The extended
+ * API calls through gasneti_rma_for[node] and never names a backend.
+ *
+ * Completion: an initiator passes the counter of its operation (a put's or
+ * a get's counter, see extended/extended.h). A backend that completes the
+ * transfer before returning leaves the counter alone; otherwise it adds 1
+ * to it (atomically) before returning and subtracts 1 (atomically, release)
+ * from its poll function once the transfer is complete at both ends: a put's
+ * data is in the target's memory, a get's data is in the local buffer.
+ */
+#ifndef GASNETI_RMA_H
+#define GASNETI_RMA_H
+
+#include "gasnet_internal.h"
+
+typedef struct gasneti_rma {
+    const char *name; /* "shm", "ofi", "verbs" */
+
+    /* Collective over every node (all call it, in the same order, even
+     * when this node cannot use the backend). Sets up the backend for the
+     * attached segments (gasneti_seginfo) and sets reach[p] = 1 for every
+     * peer p it can serve; reach[p] is set only where the backend works on
+     * both ends (agree with the peers). Returns 0 when it serves any peer;
+     * otherwise -1 with the reason in why (one line, no newline). */
+    int (*attach)(unsigned char *reach, char *why, size_t whylen);
+
+    /* [dest, dest+n) lies in node's segment, [src, src+n) is local memory
+     * (a put's source need not be in the segment, nor a get's destination).
+     * n > 0. A put may read its source after returning only when bulk is
+     * set (the source then stays unchanged until the counter drops);
+     * otherwise the backend injects, copies or waits for local completion.
+     * Return 0 on success; on failure the backend reports why and the
+     * caller stops the job. */
+    int (*put)(gasnet_node_t node, void *dest, const void *src, size_t n, int bulk,
+               uint32_t *counter);
+    int (*get)(void *dest, gasnet_node_t node, const void *src, size_t n, uint32_t *counter);
+    /* Optional (NULL: the AM path serves memsets). Same rules as put. */
+    int (*memset)(gasnet_node_t node, void *dest, int val, size_t n, uint32_t *counter);
+
+    /* Advances outstanding transfers; called from every poll. May be NULL. */
+    void (*poll)(void);
+
+    /* Collective at shutdown (MPI still usable); frees everything. */
+    void (*detach)(void);
+} gasneti_rma_t;
+
+/* The backend that serves each node, or NULL for the AM path (rma.c). */
+extern const gasneti_rma_t **gasneti_rma_for;
+
+/* Chooses the backends at attach (after the segments are exchanged), and
+ * releases them at shutdown. */
+void gasneti_rma_attach(void);
+void gasneti_rma_detach(void);
+void gasneti_rma_poll(void);
+
+/* The backends this build may have (core-native/shm.c, ofi.c, verbs.c). */
+extern const gasneti_rma_t gasneti_rma_shm;
+#ifdef GASNETI_HAVE_OFI
+extern const gasneti_rma_t gasneti_rma_ofi;
+#endif
+#ifdef GASNETI_HAVE_VERBS
+extern const gasneti_rma_t gasneti_rma_verbs;
+#endif
+
+/* Host topology (topology.c, hwloc when available): call after init.
+ * gasneti_nic_distance ranks a network device by how far it is from the
+ * cores this process runs on (0 = attached to a NUMA node holding them,
+ * larger = farther, -1 = unknown); a backend choosing among several
+ * devices takes the smallest. The argument is a PCI bus id "0000:3b:00.0"
+ * or a device name the OS knows (e.g. "mlx5_0"). */
+void gasneti_topology_init(void);
+int gasneti_nic_distance(const char *device);
+
+#endif
