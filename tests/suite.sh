@@ -24,6 +24,11 @@ t ext_putget 3 -- $B/tests/seq/ext_putget 1048577
 t ext_putget_par 3 -- $B/tests/par/ext_putget 65001
 t ext_putget_par 4 -- $B/tests/par/ext_putget 65001
 t ext_putget 4 -- $B/tests/seq/ext_putget 4096
+# The other protocol choices: Medium puts up to MaxMedium and Medium get
+# replies into the segment; then Long puts from 1 byte on.
+t ext_putget_medium 2 -e GASNET_PUT_MEDIUM_MAX=65000 -e GASNET_GET_LONG_REPLY=no \
+    -- $B/tests/seq/ext_putget 1048577
+t ext_putget_long_par 3 -e GASNET_PUT_MEDIUM_MAX=0 -- $B/tests/par/ext_putget 65001
 for n in 1 2 3 4; do t ext_sync $n -- $B/tests/seq/ext_sync; done
 for n in 1 3; do t ext_sync_par $n -- $B/tests/par/ext_sync; done
 t ext_flood 2 -- $B/tests/seq/ext_flood $((1000000 / SCALE))
