@@ -22,7 +22,11 @@ t() {
             -T) limit=$2; shift 2 ;;
             -e) envs+=("$2"); shift 2 ;;
             --) shift; break ;;
-            *) echo "harness: bad option $1 for $name" >&2; return 1 ;;
+            *)
+                failed=$((failed + 1))
+                failures+=("[$FLAVOR] $name: bad harness option $1")
+                echo "FAIL [$FLAVOR] $name: bad harness option $1"
+                return 1 ;;
         esac
     done
     local label="[$FLAVOR] $name n=$ranks"
