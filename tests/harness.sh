@@ -50,8 +50,10 @@ t() {
             reason="output lacks /$pattern/"
         fi
     done
-    # No process of the job may outlive it.
-    local prog=$1 waited=0
+    # No process of the job may outlive it (an absolute path: another
+    # checkout's jobs must not match).
+    local prog waited=0
+    prog=$(realpath -- "$1" 2>/dev/null || echo "$1")
     while pgrep -f -- "$prog" >/dev/null 2>&1 && [ $waited -lt 20 ]; do
         sleep 0.1
         waited=$((waited + 1))
