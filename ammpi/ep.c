@@ -165,7 +165,11 @@ int ammpi_open(ammpi_ep_t **out, MPI_Comm parent, const ammpi_config_t *cfg)
         void *b = pool_get(&ep->ebufs);
         if (b) pool_put(&ep->ebufs, b);
     }
-    for (int s = 0; s < ep->nrecv; s++) ammpi_post_recv(ep, s);
+    for (int s = 0; s < ep->nrecv; s++) {
+        MPI_Recv_init(ep->recv_mem + (size_t)s * ep->bufsize, (int)ep->bufsize, MPI_BYTE,
+                      MPI_ANY_SOURCE, TAG_HEADER, ep->comm, &ep->recv_req[s]);
+        ammpi_post_recv(ep, s);
+    }
     *out = ep;
     return AMMPI_OK;
 }
@@ -204,9 +208,11 @@ int ammpi_close(ammpi_ep_t *ep)
         UNLOCK(ep);
     }
     /* Only CREDIT messages can still be in flight; nothing waits for them. */
+    for (unsigned i = 0; i < ep->posted_count; i++)
+        MPI_Cancel(&ep->recv_req[ep->posted[(ep->posted_head + i) % (unsigned)ep->nrecv]]);
     for (int s = 0; s < ep->nrecv; s++) {
-        MPI_Cancel(&ep->recv_req[s]);
         MPI_Wait(&ep->recv_req[s], MPI_STATUS_IGNORE);
+        MPI_Request_free(&ep->recv_req[s]);
     }
     MPI_Comm_free(&ep->comm);
     MPI_Comm_free(&ep->payload_comm);
@@ -218,10 +224,11 @@ int ammpi_close(ammpi_ep_t *ep)
 void ammpi_cancel_receives(ammpi_ep_t *ep)
 {
     LOCK(ep);
-    for (unsigned i = 0; i < ep->posted_count; i++) {
-        int slot = ep->posted[(ep->posted_head + i) % (unsigned)ep->nrecv];
-        MPI_Cancel(&ep->recv_req[slot]);
-        MPI_Request_free(&ep->recv_req[slot]);
+    for (unsigned i = 0; i < ep->posted_count; i++)
+        MPI_Cancel(&ep->recv_req[ep->posted[(ep->posted_head + i) % (unsigned)ep->nrecv]]);
+    for (int s = 0; s < ep->nrecv; s++) {
+        MPI_Wait(&ep->recv_req[s], MPI_STATUS_IGNORE);
+        MPI_Request_free(&ep->recv_req[s]);
     }
     ep->posted_count = 0;
     for (pending_t *p = ep->pending; p; p = p->next) {
