@@ -19,6 +19,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/mman.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 gasnet_node_t gasneti_mynode, gasneti_nodes;
@@ -249,11 +250,17 @@ static int find_hosts(void)
 
 /* The largest segment this node could map: GASNET_MAX_SEGSIZE, or
  * gasnet_max_segsize, or 85% of physical memory shared among the nodes of
- * this host; then halved until the address space takes it. */
+ * this host (and, when segments may live in shared memory, of the free
+ * space of /dev/shm); then halved until the address space takes it. */
 static uintptr_t find_max_segsize(int nlocal)
 {
     uint64_t phys = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
     uint64_t dflt = gasnet_max_segsize ? gasnet_max_segsize : phys / 100 * 85 / (uint64_t)nlocal;
+    const char *rma = gasnet_getenv("GASNET_RMA");
+    struct statvfs fs;
+    if (nlocal > 1 && (!rma || !strcasecmp(rma, "auto") || !strcasecmp(rma, "shm")) &&
+        statvfs("/dev/shm", &fs) == 0 && (uint64_t)fs.f_bavail * fs.f_frsize / (uint64_t)nlocal < dflt)
+        dflt = (uint64_t)fs.f_bavail * fs.f_frsize / (uint64_t)nlocal;
     uint64_t limit = (uint64_t)gasneti_getenv_size("GASNET_MAX_SEGSIZE", (int64_t)dflt);
     uintptr_t size = (uintptr_t)limit & ~(uintptr_t)(GASNET_PAGESIZE - 1);
     while (size > GASNET_PAGESIZE) {
