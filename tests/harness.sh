@@ -46,8 +46,11 @@ t() {
             reason="output lacks /$pattern/"
         fi
     done
-    # No process of the job may outlive it.
+    # No process of the job may outlive it. The launcher runs the program by
+    # its absolute path (made as below): match that, not the jobs of other
+    # checkouts of the tree that run the same relative path on this machine.
     local prog=$1 waited=0
+    case "$prog" in */*) prog=$(cd "$(dirname "$prog")" && pwd)/$(basename "$prog") ;; esac
     while pgrep -f -- "$prog" >/dev/null 2>&1 && [ $waited -lt 20 ]; do
         sleep 0.1
         waited=$((waited + 1))
