@@ -180,8 +180,10 @@ ext_suite() {
         -g 'node 0 of 2: gasnet_wait_syncnbi_all inside an access region' \
         -- $B/tests/seq/ext_errors nbi_sync_in_region
 }
-RMA=_am RMA_ENV=(-e GASNET_RMA=am) ext_suite
-RMA= RMA_ENV=() ext_suite
+# (assignments of their own: bash passes an array assigned in front of a
+# function call as one word, "(-e ...)", which the harness refuses)
+RMA=_am; RMA_ENV=(-e GASNET_RMA=am); ext_suite
+RMA=; RMA_ENV=(); ext_suite
 
 fi # not tsan
 
