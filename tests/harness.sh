@@ -22,7 +22,8 @@ t() {
             -T) limit=$2; shift 2 ;;
             -e) envs+=("$2"); shift 2 ;;
             --) shift; break ;;
-            *) echo "harness: bad option $1 for $name" >&2; return 1 ;;
+            *) echo "FAIL [$FLAVOR] $name: harness: bad option $1" >&2
+               failed=$((failed + 1)); failures+=("[$FLAVOR] $name: bad option $1"); return 1 ;;
         esac
     done
     local label="[$FLAVOR] $name n=$ranks"
