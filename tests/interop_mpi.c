@@ -52,6 +52,7 @@ int main(int argc, char **argv)
     fflush(stdout);
     if (!strcmp(end, "finalize")) {
         MPI_Finalize();
+        free(seg); /* the process ends normally here: LeakSanitizer looks */
         return 0;
     }
     if (!strcmp(end, "exit")) gasnet_exit(0);
