@@ -89,6 +89,17 @@
  * then for every such node in a barrier while progressing (peers may still
  * need this node's progress), then closes everything.
  *
+ * PROVIDERS seen here (libfabric 1.17; inject_size, TX queue, mr_mode):
+ * tcp;ofi_rxm (64, 2048, none; libfabric's default), sockets (255, 256,
+ * none), shm (4096, 1024, FI_MR_VIRT_ADDR), udp;ofi_rxd (1256, 1024, none);
+ * max_msg_size is about 2^64 for all, so nothing is split in practice. All
+ * pass the extended-API tests. shm, though, creates a 16 MB region in
+ * /dev/shm per endpoint that only fi_close (or libfabric's exit-time
+ * destructor) unlinks, and GASNet ends its processes with _exit: every job
+ * that does not end with the client's MPI_Finalize (which runs detach)
+ * leaves the regions behind, and a later process with a recycled pid then
+ * fails in fi_enable (EBUSY).
+ *
  * MEMORY per node: the op pool (at most 4096 records of 48 bytes), the
  * bounce buffers (NBOUNCE x BOUNCE_SIZE = 2 MiB), 16 bytes per node (AV
  * address and key) plus the provider's AV entry and, for connection-based
