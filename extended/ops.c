@@ -7,7 +7,8 @@
  * operations, and the access region open, if any. A handle is a pointer
  * to an op record; it returns to its thread's free list when synced.
  * Memory: 32 bytes per live explicit handle or access region, allocated in
- * slabs of 128 and reused; nbi operations cost nothing once issued.
+ * slabs of 128 and reused (a thread that exits leaves its free records to
+ * the others); nbi operations cost nothing once issued.
  */
 #include "extended.h"
 #include "rma.h"
@@ -22,19 +23,56 @@ typedef struct {
 
 static __thread threaddata_t td = {NULL, {0, 0, OP_MAGIC, OP_IOP, 1, NULL, 0}, NULL};
 
+/* Records a thread leaves behind when it exits, for other threads to reuse. */
+static gasnete_op_t *spare;
+static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_key_t exit_key;
+static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
+
+static void donate_free_list(void *unused)
+{
+    (void)unused;
+    pthread_mutex_lock(&spare_lock);
+    while (td.free) {
+        gasnete_op_t *op = td.free;
+        td.free = op->next;
+        op->next = spare;
+        spare = op;
+    }
+    pthread_mutex_unlock(&spare_lock);
+}
+
+static void make_exit_key(void) { pthread_key_create(&exit_key, donate_free_list); }
+
 #define SLAB 128
+
+/* Refills this thread's free list: from what exited threads left, else a
+ * new slab of SLAB records. */
+static void refill(void)
+{
+    pthread_once(&exit_key_once, make_exit_key);
+    pthread_setspecific(exit_key, &td); /* any non-NULL value: run the destructor */
+    pthread_mutex_lock(&spare_lock);
+    for (int i = 0; spare && i < SLAB; i++) {
+        gasnete_op_t *op = spare;
+        spare = op->next;
+        op->next = td.free;
+        td.free = op;
+    }
+    pthread_mutex_unlock(&spare_lock);
+    if (td.free) return;
+    gasnete_op_t *slab = calloc(SLAB, sizeof *slab);
+    if (!slab) gasneti_fatalerror("out of memory for operation handles");
+    for (int i = 0; i < SLAB; i++) {
+        slab[i].magic = OP_MAGIC;
+        slab[i].next = td.free;
+        td.free = &slab[i];
+    }
+}
 
 static gasnete_op_t *op_alloc(int kind)
 {
-    if (!td.free) {
-        gasnete_op_t *slab = calloc(SLAB, sizeof *slab);
-        if (!slab) gasneti_fatalerror("out of memory for operation handles");
-        for (int i = 0; i < SLAB; i++) {
-            slab[i].magic = OP_MAGIC;
-            slab[i].next = td.free;
-            td.free = &slab[i];
-        }
-    }
+    if (!td.free) refill();
     gasnete_op_t *op = td.free;
     td.free = op->next;
     op->kind = (uint8_t)kind;

@@ -104,5 +104,6 @@ int main(int argc, char **argv)
     BARRIER();
     MSG0("ext_flood: %ld nbi puts on %u nodes (node 0 received %llu), window of %d nb handles: OK",
          total, nodes, (unsigned long long)seen, WINDOW);
+    free(seg);
     gasnet_exit(0);
 }

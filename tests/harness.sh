@@ -22,8 +22,11 @@ t() {
             -T) limit=$2; shift 2 ;;
             -e) envs+=("$2"); shift 2 ;;
             --) shift; break ;;
-            *) echo "FAIL [$FLAVOR] $name: harness: bad option $1" >&2
-               failed=$((failed + 1)); failures+=("[$FLAVOR] $name: bad option $1"); return 1 ;;
+            *)
+                failed=$((failed + 1))
+                failures+=("[$FLAVOR] $name: bad harness option $1")
+                echo "FAIL [$FLAVOR] $name: bad harness option $1"
+                return 1 ;;
         esac
     done
     local label="[$FLAVOR] $name n=$ranks"
@@ -47,11 +50,10 @@ t() {
             reason="output lacks /$pattern/"
         fi
     done
-    # No process of the job may outlive it. The launcher runs the program by
-    # its absolute path (made as below): match that, not the jobs of other
-    # checkouts of the tree that run the same relative path on this machine.
-    local prog=$1 waited=0
-    case "$prog" in */*) prog=$(cd "$(dirname "$prog")" && pwd)/$(basename "$prog") ;; esac
+    # No process of the job may outlive it (an absolute path: another
+    # checkout's jobs must not match).
+    local prog waited=0
+    prog=$(realpath -- "$1" 2>/dev/null || echo "$1")
     while pgrep -f -- "$prog" >/dev/null 2>&1 && [ $waited -lt 20 ]; do
         sleep 0.1
         waited=$((waited + 1))

@@ -44,16 +44,18 @@ for flavor in opt debug; do
         [ "$(echo "$out" | grep -c 'client ok')" = 3 ] || { echo "$out"; fail "pkg-config output"; }
     done
     # The link-name check: SEQ objects against the PAR library must not link.
+    par_libs=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --variable=GASNET_LIBS gasnet-mpi-par)
     if $cc -DGASNET_SEQ -I"$prefix/include" -I"$prefix/include/mpi-conduit" tests/install/client.c \
-        -o "$work/mismatch" -L"$prefix/lib" -lgasnet-mpi-par -lammpi -lpthread -lm 2> "$work/link.log"; then
+        -o "$work/mismatch" $par_libs 2> "$work/link.log"; then
         fail "a SEQ client linked against libgasnet-mpi-par ($flavor)"
     fi
     grep -q 'gasnet_init_GASNET_SEQ' "$work/link.log" || { cat "$work/link.log"; fail "no link-name error"; }
 done
 # A debug client against the optimised library must not link either.
+opt_libs=$(PKG_CONFIG_PATH=$work/opt/lib/pkgconfig pkg-config --variable=GASNET_LIBS gasnet-mpi-par)
 if mpicc -DGASNET_PAR -I"$work/debug/include" -I"$work/debug/include/mpi-conduit" \
-    tests/install/client.c -o "$work/mismatch" -L"$work/opt/lib" -lgasnet-mpi-par -lammpi \
-    -lpthread -lm 2> /dev/null; then
+    tests/install/client.c -o "$work/mismatch" $opt_libs 2> "$work/link.log"; then
     fail "a debug client linked against the optimised library"
 fi
+grep -q 'gasnet_init_GASNET_PAR_FAST_debug' "$work/link.log" || { cat "$work/link.log"; fail "no link-name error (debug)"; }
 echo "install_test: ok (opt and debug installs; seq, par, parsync; fragment and pkg-config)"

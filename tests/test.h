@@ -49,6 +49,10 @@ static inline void test_fail(const char *file, int line, const char *cond, const
         CHECK_OK(gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS));  \
     } while (0)
 
+/* Every node's segment, filled by test_start (kept here, reachable, for
+ * the whole run). */
+static gasnet_seginfo_t *test_segments;
+
 /* init + attach with a segment of segsize bytes (rounded to pages);
  * returns every node's segment. */
 static inline gasnet_seginfo_t *test_start(int *argc, char ***argv, gasnet_handlerentry_t *table,
@@ -60,10 +64,10 @@ static inline gasnet_seginfo_t *test_start(int *argc, char ***argv, gasnet_handl
     }
     segsize = (segsize + GASNET_PAGESIZE - 1) / GASNET_PAGESIZE * GASNET_PAGESIZE;
     CHECK_OK(gasnet_attach(table, n, segsize, 0));
-    gasnet_seginfo_t *si = calloc(gasnet_nodes(), sizeof *si);
-    CHECK(si != NULL, "out of memory");
-    CHECK_OK(gasnet_getSegmentInfo(si, (int)gasnet_nodes()));
-    return si;
+    test_segments = calloc(gasnet_nodes(), sizeof *test_segments);
+    CHECK(test_segments != NULL, "out of memory");
+    CHECK_OK(gasnet_getSegmentInfo(test_segments, (int)gasnet_nodes()));
+    return test_segments;
 }
 
 static inline unsigned char test_byte(size_t i, unsigned seed)
