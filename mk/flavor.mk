@@ -68,7 +68,7 @@ $(CONFIG_H): mk/flavor.mk scripts/gen-config.sh $(wildcard core-native/ofi.c cor
 
 # What scripts/install.sh and the tests need to know about this build, as
 # shell assignments.
-$(B)/flags.sh: mk/flavor.mk
+$(B)/flags.sh: mk/flavor.mk $(wildcard core-native/ofi.c core-native/verbs.c)
 	@mkdir -p $(dir $@)
 	@printf "CC='%s'\nCFLAGS='%s'\nLDFLAGS='%s'\nNATIVE_LIBS='%s'\nDEBUG_DEF='%s'\n" \
 	    '$(CC)' '$(CFLAGS)' '$(LDFLAGS)' '$(NATIVE_LIBS)' '$(DEBUG_DEF)' > $@

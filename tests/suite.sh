@@ -186,6 +186,73 @@ for n in 1 3; do t ext_sync_par $n -e GASNET_RMA=am -- $B/tests/par/ext_sync; do
 t ext_errors_double_sync 2 -e GASNET_RMA=am -x nonzero -g 'node 0 of 2: gasnet_wait_syncnb: 0x[0-9a-f]+ is not a live handle' \
     -- $B/tests/par/ext_errors double_sync
 
+# --- ofi backend (libfabric), in builds that have it: the extended API with
+# every peer served by ofi (GASNET_RMA=ofi, so the shm backend is off, and
+# GASNET_RMA_STRICT=yes, so a backend that fails stops the job), once per
+# provider. A representative subset keeps this near a minute: tcp;ofi_rxm
+# (libfabric's default here) runs puts/gets of every form and size on 2-4
+# nodes, the sync rules, floods, threads, barriers, PAR stress, MPI interop
+# (detach at MPI_Finalize) and the progress thread; sockets runs the data,
+# sync, flood and thread tests on 2-3 nodes. The shm provider runs only the
+# interop tests that end with MPI_Finalize: it unlinks its 16 MB region in
+# /dev/shm when the endpoint closes, which gasnet_exit (it _exits) never
+# does. ext_sync holds over ofi (unlike shm): its completions count only in
+# a poll, memsets take the AM path, and a blocking get completes the puts
+# issued before it to the same node (one ordered connection per peer).
+# GASNET_VERBOSEENV makes every node report the backend; the last node's
+# line is checked.
+if grep -q GASNETI_HAVE_OFI "$B/include/gasnet_config.h"; then
+    # ofi PROVIDER NAME RANKS [harness options] -- PROG [ARGS]
+    ofi() {
+        local prov=$1 name=$2 ranks=$3
+        shift 3
+        t "ofi_${prov%%;*}_$name" "$ranks" -e GASNET_RMA=ofi -e GASNET_RMA_STRICT=yes \
+            -e "FI_PROVIDER=$prov" -e GASNET_VERBOSEENV=1 \
+            -g "node $((ranks - 1)): RMA backend ofi serves $((ranks - 1)) peers?$" "$@"
+    }
+    P='tcp;ofi_rxm'
+    ofi "$P" putget 2 -- $B/tests/seq/ext_putget
+    ofi "$P" putget_par 3 -- $B/tests/par/ext_putget 65001
+    ofi "$P" putget 4 -- $B/tests/seq/ext_putget 4096
+    ofi "$P" sync 3 -- $B/tests/seq/ext_sync
+    ofi "$P" sync_par 2 -- $B/tests/par/ext_sync
+    ofi "$P" flood 2 -- $B/tests/seq/ext_flood $((200000 / SCALE))
+    ofi "$P" flood_par 3 -- $B/tests/par/ext_flood $((100000 / SCALE))
+    ofi "$P" threads_par 3 -- $B/tests/par/ext_threads 4 $((60 / SCALE)) 10
+    ofi "$P" barrier 3 -- $B/tests/seq/ext_barrier 2
+    ofi "$P" errors_legal_par 3 -- $B/tests/par/ext_errors legal
+    ofi "$P" par_stress 3 -g 'par_stress: ok' -- $B/tests/par/par_stress $((100 / SCALE))
+    ofi "$P" interop_par 3 -g "interop ok node 2" -- $B/tests/par/interop_mpi client-init finalize
+    ofi "$P" interop 2 -g "interop ok node 1" -- $B/tests/seq/interop_mpi gasnet-init exit
+    ofi "$P" progress_serve 2 -e GASNET_PROGRESS_THREAD=yes -g "progress_thread serve: ok" \
+        -- $B/tests/seq/progress_thread serve
+    P=sockets
+    ofi $P putget 2 -- $B/tests/seq/ext_putget 1048577
+    ofi $P putget_par 3 -- $B/tests/par/ext_putget 65001
+    ofi $P sync 3 -- $B/tests/seq/ext_sync
+    ofi $P flood_par 3 -- $B/tests/par/ext_flood $((100000 / SCALE))
+    ofi $P threads_par 2 -- $B/tests/par/ext_threads 4 $((60 / SCALE)) 10
+    ofi $P interop_par 2 -g "interop ok node 1" -- $B/tests/par/interop_mpi client-init finalize
+    P=shm
+    ofi $P interop_par 2 -g "interop ok node 1" -- $B/tests/par/interop_mpi client-init finalize
+    ofi $P interop 3 -g "interop ok node 2" -- $B/tests/seq/interop_mpi gasnet-init finalize
+    # An impossible request falls back to AM with the reason, or is fatal
+    # under GASNET_RMA_STRICT.
+    t ofi_fallback 2 -e GASNET_RMA=ofi -e FI_PROVIDER=nonexistent \
+        -g 'RMA backend ofi not used: fi_getinfo found no provider with FI_RMA for FI_PROVIDER=nonexistent' \
+        -- $B/tests/seq/ext_putget 4096
+    t ofi_strict 2 -x nonzero -e GASNET_RMA=ofi -e GASNET_RMA_STRICT=yes -e FI_PROVIDER=nonexistent \
+        -g 'FATAL ERROR: node [01] of 2: GASNET_RMA=ofi with GASNET_RMA_STRICT=yes, but the backend serves 0 of 1 peers: fi_getinfo found no provider with FI_RMA for FI_PROVIDER=nonexistent' \
+        -- $B/tests/seq/ext_putget 4096
+    # Off-node realism: no two nodes share memory (one per shared-memory
+    # group, MPI over TCP), so the default choice must serve every peer by
+    # ofi, end to end.
+    for m in seq par; do
+        t ofi_offnode_$m 3 -e GASNET_RMA=auto -e GASNET_SUPERNODE_MAXSIZE=1 -e UCX_TLS=tcp,self \
+            -e GASNET_VERBOSEENV=1 -g 'node 2: RMA backend shm not used: no other node shares memory' \
+            -g 'node 2: RMA backend ofi serves 2 peers$' -- $B/tests/$m/ext_putget 1048577
+    done
+fi
 
 fi # not tsan
 
