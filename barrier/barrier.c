@@ -223,9 +223,11 @@ void gasnet_barrier_notify(int id, int flags)
     notify_flags = flags;
     value_t mine = flags & FLAG_MISMATCH ? (value_t){0, FLAG_MISMATCH}
                  : flags & FLAG_ANON ? EMPTY : (value_t){id, 0};
-    __atomic_store_n(&active, 1, __ATOMIC_RELEASE);
     if (algorithm == DISSEM) dissem_start(mine);
     else central_start(mine);
+    /* only now may other threads' polls run progress: before the start
+     * they would see the last barrier's finished state and end this one */
+    __atomic_store_n(&active, 1, __ATOMIC_RELEASE);
     gasnete_barrier_progress();
 }
 

@@ -55,11 +55,12 @@ static void check_remote(const char *call, gasnet_node_t node, const void *raddr
     GASNETI_CHECK_MAY_COMMUNICATE(call);
     if (node >= gasneti_nodes)
         gasneti_fatalerror("%s: node %u is not in the job (%u nodes)", call, node, gasneti_nodes);
-    if (n && !laddr) gasneti_fatalerror("%s: NULL local address for %zu bytes", call, n);
+    /* remote first: calls without a local buffer pass the remote address */
     if (n && !gasneti_in_segment(node, raddr, n))
         gasneti_fatalerror("%s: remote range [%p, +%zu) lies outside node %u's segment [%p, +%lu)",
                            call, raddr, n, node, gasneti_seginfo[node].addr,
                            (unsigned long)gasneti_seginfo[node].size);
+    if (n && !laddr) gasneti_fatalerror("%s: NULL local address for %zu bytes", call, n);
 }
 
 /* On the target: a range named by a peer must lie in this node's segment. */

@@ -14,6 +14,9 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1}
 export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp:print_suppressions=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/tests/tsan.supp}
+# Fatal cases abort; keep libinfinipath (linked through libfabric) from
+# writing a <prog>.<pid>.btr backtrace file into the current directory.
+export IPATH_NO_BACKTRACE=1
 for FLAVOR in "${flavors[@]}"; do
     B=build/$FLAVOR
     # UCX (under MPICH) hooks madvise() for its memory events; the hook

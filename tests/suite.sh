@@ -110,6 +110,79 @@ done
 t exit_par_thread 2 -T 20 -x 11 -- $B/tests/par/exit_matrix thread
 s exit_signals -T 60 -- tests/exit_signal_test.sh $B
 
+# --- extended API and barriers, once per RMA path: the AM reference path
+# (GASNET_RMA=am) and the default (auto: shm between the nodes of this
+# host). $RMA_ENV holds the setting, $RMA the suffix of the test names.
+ext_suite() {
+    # Puts, gets and memsets of every form and size, every peer and loopback;
+    # 16 MB on 1 and 2 nodes, smaller maxima on more nodes to keep runs short.
+    t ext_putget$RMA 1 "${RMA_ENV[@]}" -- $B/tests/seq/ext_putget
+    t ext_putget_par$RMA 1 "${RMA_ENV[@]}" -- $B/tests/par/ext_putget 1048577
+    t ext_putget_par$RMA 2 "${RMA_ENV[@]}" -- $B/tests/par/ext_putget
+    t ext_putget$RMA 2 "${RMA_ENV[@]}" -- $B/tests/seq/ext_putget 65001
+    t ext_putget$RMA 3 "${RMA_ENV[@]}" -- $B/tests/seq/ext_putget 1048577
+    t ext_putget_par$RMA 3 "${RMA_ENV[@]}" -- $B/tests/par/ext_putget 65001
+    t ext_putget_par$RMA 4 "${RMA_ENV[@]}" -- $B/tests/par/ext_putget 65001
+    t ext_putget$RMA 4 "${RMA_ENV[@]}" -- $B/tests/seq/ext_putget 4096
+    # The other protocol choices: Medium puts up to MaxMedium and Medium get
+    # replies into the segment; then Long puts from 1 byte on.
+    t ext_putget_medium$RMA 2 "${RMA_ENV[@]}" -e GASNET_PUT_MEDIUM_MAX=65000 -e GASNET_GET_LONG_REPLY=no \
+        -- $B/tests/seq/ext_putget 1048577
+    t ext_putget_long_par$RMA 3 "${RMA_ENV[@]}" -e GASNET_PUT_MEDIUM_MAX=0 -- $B/tests/par/ext_putget 65001
+    for n in 1 2 3 4; do t ext_sync$RMA $n "${RMA_ENV[@]}" -- $B/tests/seq/ext_sync; done
+    for n in 1 3; do t ext_sync_par$RMA $n "${RMA_ENV[@]}" -- $B/tests/par/ext_sync; done
+    t ext_flood$RMA 2 "${RMA_ENV[@]}" -- $B/tests/seq/ext_flood $((1000000 / SCALE))
+    t ext_flood_par$RMA 3 "${RMA_ENV[@]}" -- $B/tests/par/ext_flood $((300000 / SCALE))
+    for n in 1 2 3; do t ext_threads_par$RMA $n "${RMA_ENV[@]}" -- $B/tests/par/ext_threads 4 $((120 / (SCALE + 1))) 30; done
+    t ext_threads$RMA 2 "${RMA_ENV[@]}" -- $B/tests/seq/ext_threads
+    # Both barrier algorithms must give the same results; 5 and 8 nodes briefly.
+    for alg in AMDISSEM AMCENTRAL; do
+        for n in 1 2 3 4; do
+            t ext_barrier_$alg$RMA $n "${RMA_ENV[@]}" -e GASNET_BARRIER=$alg \
+                -- $B/tests/seq/ext_barrier $((10 / SCALE + 1))
+        done
+        t ext_barrier_par_$alg$RMA 3 "${RMA_ENV[@]}" -e GASNET_BARRIER=$alg -- $B/tests/par/ext_barrier 2
+        for n in 5 8; do
+            t ext_barrier_$alg$RMA $n "${RMA_ENV[@]}" -e GASNET_BARRIER=$alg -- $B/tests/seq/ext_barrier 1
+        done
+    done
+    t ext_barrier_notify_twice$RMA 2 "${RMA_ENV[@]}" -x nonzero -g 'node 0 of 2: gasnet_barrier_notify called twice' \
+        -- $B/tests/seq/ext_barrier notify_twice
+    t ext_barrier_wait_without_notify$RMA 3 "${RMA_ENV[@]}" -x nonzero -e GASNET_BARRIER=AMCENTRAL \
+        -g 'node 0 of 3: gasnet_barrier_wait without a pending gasnet_barrier_notify' \
+        -- $B/tests/par/ext_barrier wait_without_notify
+    t ext_barrier_wait_after_try$RMA 2 "${RMA_ENV[@]}" -x nonzero -g 'node 0 of 2: gasnet_barrier_wait without a pending' \
+        -- $B/tests/seq/ext_barrier wait_after_try
+    # Errors are fatal and name the node, the call and the bad value.
+    t ext_errors_legal$RMA 1 "${RMA_ENV[@]}" -- $B/tests/seq/ext_errors legal
+    t ext_errors_legal_par$RMA 3 "${RMA_ENV[@]}" -- $B/tests/par/ext_errors legal
+    t ext_errors_put_outside$RMA 2 "${RMA_ENV[@]}" -x nonzero \
+        -g "node 0 of 2: gasnet_put: remote range \[0x[0-9a-f]+, \+8\) lies outside node 1's segment" \
+        -- $B/tests/seq/ext_errors put_outside
+    t ext_errors_get_outside$RMA 2 "${RMA_ENV[@]}" -x nonzero \
+        -g "node 0 of 2: gasnet_get_nb: remote range \[0x[0-9a-f]+, \+8\) lies outside node 1's segment" \
+        -- $B/tests/par/ext_errors get_outside
+    t ext_errors_memset_outside$RMA 3 "${RMA_ENV[@]}" -x nonzero \
+        -g "node 0 of 3: gasnet_memset_nbi: remote range \[0x[0-9a-f]+, \+1\) lies outside node 2's segment" \
+        -- $B/tests/seq/ext_errors memset_outside
+    t ext_errors_bad_node$RMA 2 "${RMA_ENV[@]}" -x nonzero -g 'node 0 of 2: gasnet_put_nbi: node 2 is not in the job \(2 nodes\)' \
+        -- $B/tests/seq/ext_errors bad_node
+    t ext_errors_null_local$RMA 2 "${RMA_ENV[@]}" -x nonzero -g 'node 0 of 2: gasnet_get: NULL local address for 8 bytes' \
+        -- $B/tests/seq/ext_errors null_local
+    t ext_errors_memset_null$RMA 2 "${RMA_ENV[@]}" -x nonzero \
+        -g "node 0 of 2: gasnet_memset: remote range \[\(nil\), \+8\) lies outside node 1's segment" \
+        -- $B/tests/seq/ext_errors memset_null
+    t ext_errors_val_size$RMA 2 "${RMA_ENV[@]}" -x nonzero -g 'node 0 of 2: gasnet_put_val: nbytes = 9, must be 1\.\.8' \
+        -- $B/tests/seq/ext_errors val_size
+    t ext_errors_double_sync$RMA 2 "${RMA_ENV[@]}" -x nonzero -g 'node 0 of 2: gasnet_wait_syncnb: 0x[0-9a-f]+ is not a live handle' \
+        -- $B/tests/par/ext_errors double_sync
+    t ext_errors_nbi_sync_in_region$RMA 2 "${RMA_ENV[@]}" -x nonzero \
+        -g 'node 0 of 2: gasnet_wait_syncnbi_all inside an access region' \
+        -- $B/tests/seq/ext_errors nbi_sync_in_region
+}
+RMA=_am RMA_ENV=(-e GASNET_RMA=am) ext_suite
+RMA= RMA_ENV=() ext_suite
+
 fi # not tsan
 
 # --- PAR concurrency (4 threads per node) and the progress thread
@@ -124,5 +197,6 @@ for m in seq par; do
 done
 if [ "$FLAVOR" = tsan ]; then
     t tools_basic_par 1 -g "tools_basic: OK" -- $B/tests/tools/tools_basic-par
+    for n in 2 3; do t ext_threads_par $n -- $B/tests/par/ext_threads 4 20 30; done
     t interop_par_tsan 2 -g "interop ok node 1" -- $B/tests/par/interop_mpi client-init finalize
 fi
