@@ -502,9 +502,8 @@ static int verbs_attach(unsigned char *reach, char *why, size_t whylen)
             snprintf(why, whylen, "verbs is up on node %u but no QP to a peer could be connected", me);
     }
     if (served && gasneti_getenv_yesno("GASNET_VERBOSEENV", 0))
-        fprintf(stderr, "GASNet node %u: verbs on %s port %u (%s), MTU %d, inline %u bytes, "
-                "%d peers\n", me, dev_name, port, mine.use_grh ? "GID" : "LID",
-                128 << mine.mtu, max_inline, served);
+        fprintf(stderr, "GASNet node %u: verbs on %s port %u (%s), MTU %d, inline %u bytes\n", me,
+                dev_name, port, mine.use_grh ? "GID" : "LID", 128 << mine.mtu, max_inline);
     free(info);
     free(out);
     free(in);
