@@ -1,11 +1,17 @@
-/* Split-phase named barriers (spec 8) over AM, selected by GASNET_BARRIER:
+/* Split-phase named barriers (spec 8), selected by GASNET_BARRIER:
  *
- *   AMDISSEM (default)  dissemination: ceil(lg N) rounds; in round i node n
- *                       sends what it knows to (n + 2^i) mod N and waits for
- *                       (n - 2^i) mod N. After the last round every node has
- *                       merged every node's (id, flags).
+ *   AMDISSEM            dissemination over AM: ceil(lg N) rounds; in round i
+ *                       node n sends what it knows to (n + 2^i) mod N and
+ *                       waits for (n - 2^i) mod N. After the last round every
+ *                       node has merged every node's (id, flags).
  *   AMCENTRAL           every node reports to node 0, which merges and, once
  *                       all N have reported, tells every node the result.
+ *   SHM                 hierarchical: the nodes of a host meet in a page of
+ *                       shared memory (core-native/shm.c); the first node of
+ *                       each host then runs AMDISSEM among those first nodes
+ *                       and publishes the result in the page.
+ * The default is SHM when the shm backend serves this job's hosts, else
+ * AMDISSEM.
  *
  * Both compute the same merged value, so results are identical: anonymous
  * entries match anything, two different named ids or a MISMATCH flag make
@@ -15,7 +21,9 @@
  * never inside a handler; handlers only record what arrived.
  */
 #include "extended.h"
+#include "rma.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define FLAG_ANON GASNET_BARRIERFLAG_ANONYMOUS
@@ -38,8 +46,12 @@ static value_t merge(value_t a, value_t b)
     return a.id == b.id ? a : (value_t){0, FLAG_MISMATCH};
 }
 
-enum { DISSEM, CENTRAL };
-static int algorithm, rounds;
+enum { DISSEM, CENTRAL, SHM };
+static int algorithm;
+/* The nodes the dissemination runs among: all of them, or (SHM) the first
+ * node of each host; this node's place in that list. */
+static gasnet_node_t *team;
+static int team_size, team_index, rounds;
 static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t progress_lock = PTHREAD_MUTEX_INITIALIZER;
 
@@ -71,8 +83,8 @@ enum { H_DISSEM = GASNETE_H_BARRIER, H_CENTRAL_NOTIFY, H_CENTRAL_DONE };
 
 static gasnet_node_t dissem_peer(int round, int dir)
 {
-    long n = (long)gasneti_nodes, d = 1L << round;
-    return (gasnet_node_t)((((long)gasneti_mynode + dir * d) % n + n) % n);
+    long n = team_size, d = 1L << round;
+    return team[((team_index + dir * d) % n + n) % n];
 }
 
 static void dissem_h(gasnet_token_t tok, gasnet_handlerarg_t ph, gasnet_handlerarg_t round,
@@ -177,23 +189,112 @@ static void central_start(value_t mine)
     else send4(0, H_CENTRAL_NOTIFY, phase, 0, mine);
 }
 
+/* ---- SHM: the host's nodes meet in shared memory; the first node of each
+ * host runs the dissemination among hosts and publishes the result. The
+ * page is zero at start, so values are stored with FLAG_ANON flipped and a
+ * zero word reads as EMPTY. Per phase parity: arrivals, merged value,
+ * completions published (a node waits for the count to change) and the
+ * result. */
+typedef struct {
+    uint64_t merged[2];
+    int arrived[2];
+    int published[2];
+    uint64_t result[2];
+} shm_page_t;
+
+static shm_page_t *page;
+static int host_nodes, host_index, host_started, seen_published;
+
+static uint64_t pack(value_t v)
+{
+    return (uint64_t)(uint32_t)v.id << 32 | (uint32_t)(v.flags ^ FLAG_ANON);
+}
+
+static value_t unpack(uint64_t w)
+{
+    return (value_t){(int)(uint32_t)(w >> 32), (int)(uint32_t)w ^ FLAG_ANON};
+}
+
+static void shm_start(value_t mine)
+{
+    int ph = phase;
+    seen_published = __atomic_load_n(&page->published[ph], __ATOMIC_ACQUIRE);
+    uint64_t old = __atomic_load_n(&page->merged[ph], __ATOMIC_RELAXED);
+    while (!__atomic_compare_exchange_n(&page->merged[ph], &old, pack(merge(unpack(old), mine)),
+                                        0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
+        continue;
+    __atomic_fetch_add(&page->arrived[ph], 1, __ATOMIC_ACQ_REL);
+}
+
+static int shm_progress(void)
+{
+    int ph = phase;
+    if (host_index != 0)
+        return __atomic_load_n(&page->published[ph], __ATOMIC_ACQUIRE) != seen_published;
+    if (!host_started) {
+        if (__atomic_load_n(&page->arrived[ph], __ATOMIC_ACQUIRE) < host_nodes) return 0;
+        host_started = 1;
+        dissem_start(unpack(__atomic_load_n(&page->merged[ph], __ATOMIC_ACQUIRE)));
+    }
+    if (!dissem_progress()) return 0;
+    host_started = 0;
+    __atomic_store_n(&page->result[ph], pack(known), __ATOMIC_RELAXED);
+    __atomic_store_n(&page->merged[ph], 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&page->arrived[ph], 0, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&page->published[ph], 1, __ATOMIC_RELEASE);
+    return 1;
+}
+
+/* Whether every node can use SHM (agreed by all), and if so the team of
+ * first nodes: node p is the first of its host when its shared-memory
+ * group (gasneti_nodeinfo[p].supernode) is p itself. */
+static int shm_setup(void)
+{
+    host_nodes = gasneti_shm_local_nodes(&host_index);
+    page = gasneti_shm_control();
+    if (host_nodes == 1 && !page) page = calloc(1, sizeof *page); /* alone on the host */
+    int mine = host_nodes > 0 && page != NULL, all;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, gasnetc_comm);
+    if (!all) return 0;
+    team_size = 0;
+    for (gasnet_node_t p = 0; p < gasneti_nodes; p++)
+        if (gasneti_nodeinfo[p].supernode == p) {
+            if (p == gasneti_mynode) team_index = team_size;
+            team[team_size++] = p;
+        }
+    return 1;
+}
+
 /* ---- common */
 
 void gasnete_barrier_init(void)
 {
-    const char *name = gasneti_getenv_str("GASNET_BARRIER", "AMDISSEM");
+    team = calloc(gasneti_nodes, sizeof *team);
+    if (!team) gasneti_fatalerror("barrier: out of memory");
+    int shm_ok = shm_setup(); /* collective; on success team holds the first nodes */
+    const char *name = gasneti_getenv_str("GASNET_BARRIER", shm_ok ? "SHM" : "AMDISSEM");
     if (!strcasecmp(name, "AMDISSEM")) algorithm = DISSEM;
     else if (!strcasecmp(name, "AMCENTRAL")) algorithm = CENTRAL;
-    else gasneti_fatalerror("GASNET_BARRIER=%s: use AMDISSEM or AMCENTRAL", name);
+    else if (!strcasecmp(name, "SHM") && shm_ok) algorithm = SHM;
+    else if (!strcasecmp(name, "SHM"))
+        gasneti_fatalerror("GASNET_BARRIER=SHM needs the shm backend on every host (GASNET_RMA=auto "
+                           "or shm, and shared memory that works)");
+    else gasneti_fatalerror("GASNET_BARRIER=%s: use AMDISSEM, AMCENTRAL or SHM", name);
+    if (algorithm != SHM) {
+        for (gasnet_node_t p = 0; p < gasneti_nodes; p++) team[p] = p;
+        team_size = (int)gasneti_nodes;
+        team_index = (int)gasneti_mynode;
+    }
     rounds = 0;
-    while ((1L << rounds) < (long)gasneti_nodes) rounds++;
+    while ((1L << rounds) < (long)team_size) rounds++;
     gathered[0] = gathered[1] = EMPTY;
 }
 
 /* Advances the barrier; returns whether it is complete. */
 static int progress(void)
 {
-    return algorithm == DISSEM ? dissem_progress() : central_progress();
+    return algorithm == DISSEM ? dissem_progress()
+         : algorithm == CENTRAL ? central_progress() : shm_progress();
 }
 
 void gasnete_barrier_progress(void)
@@ -224,7 +325,8 @@ void gasnet_barrier_notify(int id, int flags)
     value_t mine = flags & FLAG_MISMATCH ? (value_t){0, FLAG_MISMATCH}
                  : flags & FLAG_ANON ? EMPTY : (value_t){id, 0};
     if (algorithm == DISSEM) dissem_start(mine);
-    else central_start(mine);
+    else if (algorithm == CENTRAL) central_start(mine);
+    else shm_start(mine);
     /* only now may other threads' polls run progress: before the start
      * they would see the last barrier's finished state and end this one */
     __atomic_store_n(&active, 1, __ATOMIC_RELEASE);
@@ -234,7 +336,9 @@ void gasnet_barrier_notify(int id, int flags)
 static int finish(int id, int flags)
 {
     pthread_mutex_lock(&state_lock);
-    value_t r = algorithm == DISSEM ? known : result[phase];
+    value_t r = algorithm == DISSEM ? known
+              : algorithm == CENTRAL ? result[phase]
+              : unpack(__atomic_load_n(&page->result[phase], __ATOMIC_ACQUIRE));
     if (algorithm == CENTRAL) done[phase] = 0;
     pthread_mutex_unlock(&state_lock);
     notified = 0;

@@ -40,11 +40,12 @@ static int anyone_uncovered(void)
     return any;
 }
 
-/* One line per backend, as GASNET_VERBOSEENV shows every setting. */
-static void report(const char *name, int served, const char *why)
+/* One line per backend under GASNET_VERBOSEENV (every node); a backend
+ * asked for by name that serves nobody is reported by node 0 anyway. */
+static void report(const char *name, int served, const char *why, int named)
 {
     int verbose = gasneti_getenv_yesno("GASNET_VERBOSEENV", 0);
-    if (gasneti_mynode != 0 && !verbose) return;
+    if (!verbose && !(named && !served && gasneti_mynode == 0)) return;
     if (served)
         fprintf(stderr, "GASNet node %u: RMA backend %s serves %d peer%s\n", gasneti_mynode, name,
                 served, served == 1 ? "" : "s");
@@ -85,7 +86,7 @@ void gasneti_rma_attach(void)
                 }
             active[nactive++] = b;
         }
-        report(order[i], served, served ? "" : why);
+        report(order[i], served, served ? "" : why, norder == 1);
         if (strict && norder == 1 && served < (int)gasneti_nodes - 1)
             gasneti_fatalerror("GASNET_RMA=%s with GASNET_RMA_STRICT=yes, but the backend serves "
                                "%d of %u peers: %s", want, served, gasneti_nodes - 1, why);

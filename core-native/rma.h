@@ -67,6 +67,13 @@ extern const gasneti_rma_t gasneti_rma_ofi;
 extern const gasneti_rma_t gasneti_rma_verbs;
 #endif
 
+/* What the shm backend found at attach: how many nodes share memory with
+ * this one (itself included; 0 if the backend did not run) and this node's
+ * index among them, and a zeroed page they all map (NULL unless the
+ * backend serves them), for the shared-memory barrier. */
+int gasneti_shm_local_nodes(int *my_index);
+void *gasneti_shm_control(void);
+
 /* Host topology (topology.c, hwloc when available): call after init.
  * gasneti_nic_distance ranks a network device by how far it is from the
  * cores this process runs on (0 = attached to a NUMA node holding them,

@@ -33,50 +33,33 @@ static gasnet_node_t *local_nodes; /* local rank -> node */
 static uintptr_t *offset;          /* per node: add to its segment address */
 static void **mapped;              /* per node: our mapping of its segment */
 
-static void object_name(char *buf, size_t len, long leader_pid, int rank)
+static void *control; /* a page shared by the host's nodes, for the barrier */
+#define CONTROL_SIZE 4096
+
+/* /gasnet-<uid>-<leader pid>-<what>: what is a local rank or "ctl" */
+static void object_name(char *buf, size_t len, long leader_pid, const char *what)
 {
-    snprintf(buf, len, "/gasnet-%ld-%ld-%d", (long)getuid(), leader_pid, rank);
+    snprintf(buf, len, "/gasnet-%ld-%ld-%s", (long)getuid(), leader_pid, what);
 }
 
-/* Makes this node's segment a shared object at the same address. */
-static int share_own_segment(const char *name, char *why, size_t whylen)
+/* Maps a shared-memory object of size bytes: at a fixed address (to turn
+ * this node's segment into a shared object) or anywhere; created
+ * exclusively, mode 0600, when create is set. NULL on failure, with why. */
+static void *map_object(const char *name, size_t size, void *at, int create, char *why,
+                        size_t whylen)
 {
-    void *base = gasneti_seginfo[gasneti_mynode].addr;
-    uintptr_t size = gasneti_seginfo[gasneti_mynode].size;
-    if (size == 0) return 0;
-    int fd = shm_open(name, O_CREAT | O_EXCL | O_RDWR, 0600);
-    if (fd < 0) {
-        snprintf(why, whylen, "shm_open(%s) failed on node %u: %s", name, gasneti_mynode,
-                 strerror(errno));
-        return -1;
-    }
-    int ok = ftruncate(fd, (off_t)size) == 0 &&
-             mmap(base, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, fd, 0) == base;
-    if (!ok) {
-        snprintf(why, whylen, "sharing the %lu-byte segment of node %u failed: %s",
-                 (unsigned long)size, gasneti_mynode, strerror(errno));
-        shm_unlink(name);
-    }
-    close(fd);
-    return ok ? 0 : -1;
-}
-
-static int map_peer(gasnet_node_t node, const char *name, char *why, size_t whylen)
-{
-    uintptr_t size = gasneti_seginfo[node].size;
-    if (size == 0) return 0;
-    int fd = shm_open(name, O_RDWR, 0);
-    void *p = fd < 0 ? MAP_FAILED
-                     : mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, fd, 0);
-    if (fd >= 0) close(fd);
+    int fd = shm_open(name, create ? O_CREAT | O_EXCL | O_RDWR : O_RDWR, 0600);
+    void *p = MAP_FAILED;
+    if (fd >= 0 && (!create || ftruncate(fd, (off_t)size) == 0))
+        p = mmap(at, size, PROT_READ | PROT_WRITE,
+                 MAP_SHARED | (at ? MAP_FIXED : MAP_NORESERVE), fd, 0);
     if (p == MAP_FAILED) {
-        snprintf(why, whylen, "node %u could not map node %u's segment %s: %s", gasneti_mynode,
-                 node, name, strerror(errno));
-        return -1;
+        snprintf(why, whylen, "node %u could not %s shared memory %s (%zu bytes): %s",
+                 gasneti_mynode, create ? "create" : "map", name, size, strerror(errno));
+        if (fd >= 0 && create) shm_unlink(name);
     }
-    mapped[node] = p;
-    offset[node] = (uintptr_t)p - (uintptr_t)gasneti_seginfo[node].addr;
-    return 0;
+    if (fd >= 0) close(fd);
+    return p == MAP_FAILED ? NULL : p;
 }
 
 /* Agrees within the host on whether every node succeeded. */
@@ -116,19 +99,37 @@ static int shm_attach(unsigned char *reach, char *why, size_t whylen)
     }
     long leader_pid = (long)getpid();
     MPI_Bcast(&leader_pid, 1, MPI_LONG, 0, local_comm);
-    char name[96];
-    object_name(name, sizeof name, leader_pid, local_rank);
-    int shared = share_own_segment(name, why, whylen) == 0;
+    char name[96], rank_str[16], ctl[96];
+    snprintf(rank_str, sizeof rank_str, "%d", local_rank);
+    object_name(name, sizeof name, leader_pid, rank_str);
+    object_name(ctl, sizeof ctl, leader_pid, "ctl");
+    void *base = gasneti_seginfo[gasneti_mynode].addr;
+    uintptr_t size = gasneti_seginfo[gasneti_mynode].size;
+    /* 1. each node shares its own segment in place; the first the control page */
+    int shared = !size || map_object(name, size, base, 1, why, whylen);
+    if (local_rank == 0 && shared && !(control = map_object(ctl, CONTROL_SIZE, NULL, 1, why, whylen))) {
+        if (size) shm_unlink(name);
+        shared = 0;
+    }
     int ok = all_ok(shared);
+    /* 2. each node maps the others' */
     if (ok) {
         for (int r = 0; r < nlocal; r++) {
+            gasnet_node_t node = local_nodes[r];
             char peer[96];
-            object_name(peer, sizeof peer, leader_pid, r);
-            if (r != local_rank) ok &= map_peer(local_nodes[r], peer, why, whylen) == 0;
+            snprintf(rank_str, sizeof rank_str, "%d", r);
+            object_name(peer, sizeof peer, leader_pid, rank_str);
+            if (r == local_rank || !gasneti_seginfo[node].size) continue;
+            mapped[node] = map_object(peer, gasneti_seginfo[node].size, NULL, 0, why, whylen);
+            ok &= mapped[node] != NULL;
+            offset[node] = (uintptr_t)mapped[node] - (uintptr_t)gasneti_seginfo[node].addr;
         }
+        if (local_rank != 0) ok &= (control = map_object(ctl, CONTROL_SIZE, NULL, 0, why, whylen)) != NULL;
         ok = all_ok(ok); /* after this, every object is mapped where it will be */
     }
-    if (shared && gasneti_seginfo[gasneti_mynode].size) shm_unlink(name);
+    /* 3. no name is needed any more: nothing stays in /dev/shm */
+    if (shared && size) shm_unlink(name);
+    if (shared && local_rank == 0) shm_unlink(ctl);
     if (!ok) {
         if (!why[0]) snprintf(why, whylen, "another node on the host could not share its segment");
         return -1;
@@ -171,20 +172,21 @@ static void shm_detach(void)
 {
     for (gasnet_node_t p = 0; p < gasneti_nodes; p++)
         if (mapped[p]) munmap(mapped[p], gasneti_seginfo[p].size);
+    if (control) munmap(control, CONTROL_SIZE);
+    control = NULL;
     free(mapped);
     free(offset);
     free(local_nodes);
     MPI_Comm_free(&local_comm);
 }
 
-/* The nodes that share memory with this one (itself included), for the
- * shared-memory barrier. */
-int gasneti_shm_local_nodes(const gasnet_node_t **nodes, int *my_index)
+int gasneti_shm_local_nodes(int *my_index)
 {
-    *nodes = local_nodes;
     *my_index = local_rank;
     return nlocal;
 }
+
+void *gasneti_shm_control(void) { return control; }
 
 const gasneti_rma_t gasneti_rma_shm = {
     "shm", shm_attach, shm_put, shm_get, shm_memset, NULL, shm_detach,

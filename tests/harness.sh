@@ -22,7 +22,11 @@ t() {
             -T) limit=$2; shift 2 ;;
             -e) envs+=("$2"); shift 2 ;;
             --) shift; break ;;
-            *) echo "harness: bad option $1 for $name" >&2; return 1 ;;
+            *)
+                failed=$((failed + 1))
+                failures+=("[$FLAVOR] $name: bad harness option $1")
+                echo "FAIL [$FLAVOR] $name: bad harness option $1"
+                return 1 ;;
         esac
     done
     local label="[$FLAVOR] $name n=$ranks"
@@ -46,8 +50,10 @@ t() {
             reason="output lacks /$pattern/"
         fi
     done
-    # No process of the job may outlive it.
-    local prog=$1 waited=0
+    # No process of the job may outlive it (an absolute path: another
+    # checkout's jobs must not match).
+    local prog waited=0
+    prog=$(realpath -- "$1" 2>/dev/null || echo "$1")
     while pgrep -f -- "$prog" >/dev/null 2>&1 && [ $waited -lt 20 ]; do
         sleep 0.1
         waited=$((waited + 1))
