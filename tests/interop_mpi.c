@@ -50,6 +50,7 @@ int main(int argc, char **argv)
     printf("interop ok node %u (%s MPI, ends by %s)\n", me, client_init ? "client" : "GASNet",
            end);
     fflush(stdout);
+    free(seg);
     if (!strcmp(end, "finalize")) {
         MPI_Finalize();
         return 0;
