@@ -14,7 +14,8 @@
  *   2. One protection domain, one completion queue, this node's whole
  *      segment registered (LOCAL_WRITE | REMOTE_WRITE | REMOTE_READ) at its
  *      own virtual address, a registered pool of bounce buffers, and one
- *      reliable-connected QP per peer (not self), moved to INIT.
+ *      reliable-connected QP per peer (not self, nor a peer a backend tried
+ *      earlier already serves: auto tries shm first), moved to INIT.
  *   3. MPI_Allgather of what each node is (set-up ok, LID, GID, MTU, the
  *      RDMA reads it accepts per QP, the segment's rkey); MPI_Alltoall of
  *      the QP number and first PSN that node i made for node j. Segment
@@ -329,7 +330,7 @@ static int create_resources(char *why, size_t whylen)
         return -1;
     }
     for (gasnet_node_t p = 0; p < gasneti_nodes; p++) {
-        if (p == gasneti_mynode) continue;
+        if (p == gasneti_mynode || gasneti_rma_for[p]) continue; /* self, or served already (shm) */
         struct ibv_qp_init_attr ia;
         memset(&ia, 0, sizeof ia);
         ia.send_cq = ia.recv_cq = cq;
@@ -468,14 +469,15 @@ static int verbs_attach(unsigned char *reach, char *why, size_t whylen)
               create_resources(why, whylen) == 0;
     if (mine.ok)
         for (gasnet_node_t p = 0; p < n; p++)
-            if (p != me) out[p] = (qp_info_t){peers[p].qp->qp_num, peers[p].psn};
+            if (peers[p].qp) out[p] = (qp_info_t){peers[p].qp->qp_num, peers[p].psn};
     MPI_Allgather(&mine, sizeof mine, MPI_BYTE, info, sizeof mine, MPI_BYTE, gasnetc_comm);
     MPI_Alltoall(out, sizeof *out, MPI_BYTE, in, sizeof *in, MPI_BYTE, gasnetc_comm);
 
     gasnet_node_t first_failed = n;
     for (gasnet_node_t p = 0; p < n; p++) {
         if (!info[p].ok && first_failed == n) first_failed = p;
-        if (!mine.ok || p == me || !info[p].ok || info[p].use_grh != mine.use_grh) continue;
+        if (!mine.ok || !peers[p].qp || !info[p].ok || info[p].use_grh != mine.use_grh || !in[p].qpn)
+            continue;
         int err = connect_qp(p, &info[p], &in[p]);
         if (err)
             fprintf(stderr, "GASNet node %u: verbs: connecting the QP to node %u failed: %s\n", me,
@@ -499,7 +501,7 @@ static int verbs_attach(unsigned char *reach, char *why, size_t whylen)
             snprintf(why, whylen, "verbs is up on node %u but on no peer (node %u could not set it "
                      "up)", me, first_failed);
         else
-            snprintf(why, whylen, "verbs is up on node %u but no QP to a peer could be connected", me);
+            snprintf(why, whylen, "verbs is up on node %u but connects to no peer that needs it", me);
     }
     if (served && gasneti_getenv_yesno("GASNET_VERBOSEENV", 0))
         fprintf(stderr, "GASNet node %u: verbs on %s port %u (%s), MTU %d, inline %u bytes\n", me,

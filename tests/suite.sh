@@ -249,6 +249,11 @@ if [ -d $B/tests/fakeverbs ]; then
     # node 2 has no device: nodes 0 and 1 use verbs between them, the AM path with node 2
     t verbs_fake_mixed 3 "${FV[@]}" -e FAKEVERBS_NODEV_RANK=2 -g 'GASNet node 0: RMA backend verbs serves 1 peer' \
         -g 'GASNet node 2: RMA backend verbs not used: no InfiniBand/RoCE device found' -- $FP 65001
+    # auto on one host in pairs of shared-memory nodes: shm within a pair,
+    # verbs (no QPs within a pair) across
+    t verbs_fake_auto 4 "${FV[@]}" -e GASNET_RMA=auto -e GASNET_SUPERNODE_MAXSIZE=2 \
+        -g 'GASNet node 0: RMA backend shm serves 1 peer' -g 'GASNet node 0: RMA backend verbs serves 2 peers' \
+        -g 'GASNet node 3: RMA backend verbs serves 2 peers' -- $FP 65001
     t verbs_fake_port2 2 "${FV[@]}" -e FAKEVERBS_PORT1=down -g 'GASNet node 1: verbs on fake0 port 2 ' -- $FP 4096
     t verbs_fake_port_down 2 "${FV[@]}" -e FAKEVERBS_PORT1=down -e GASNET_VERBS_PORT=1 \
         -g 'GASNet node 1: RMA backend verbs not used: port 1 of fake0 is PORT_DOWN, not active' -- $FP 4096
