@@ -78,6 +78,17 @@
  * Detach (collective over the nodes that attached it, MPI usable): wait
  * for this node's WRs, barrier (so no peer still reads or writes this
  * segment), then destroy the QPs, deregister, free.
+ *
+ * Settings (node 0's environment): GASNET_VERBS_DEVICE, GASNET_VERBS_PORT
+ * (0: the first active), GASNET_VERBS_GID_INDEX (0), GASNET_VERBS_INLINE
+ * (64 bytes asked for; a device that refuses it gets QPs with none),
+ * GASNET_VERBS_SQ_DEPTH (64), GASNET_VERBS_BOUNCE_SIZE (64K),
+ * GASNET_VERBS_BOUNCE_COUNT (32).
+ *
+ * Not handled: fork() after attach (ibv_fork_init is not called); choosing
+ * a RoCE v2 GID by itself (give its index); completion channels (the CQ is
+ * only polled). Tested against the emulated device of tests/fakeverbs and
+ * without a device; not yet on InfiniBand or RoCE hardware.
  */
 #include "rma.h"
 
