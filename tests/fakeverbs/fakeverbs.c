@@ -43,7 +43,8 @@
  * behind it complete with IBV_WC_WR_FLUSH_ERR.
  *
  * Settings (environment): FAKEVERBS_DEVICES (devices, 0..4, default 1),
- * FAKEVERBS_NODEV_RANK (this MPI rank, from PMI_RANK, sees no device),
+ * FAKEVERBS_NODEV_RANK (this rank, from PMI_RANK, PMIX_RANK or
+ * OMPI_COMM_WORLD_RANK, sees no device),
  * FAKEVERBS_LINK=roce|ib, FAKEVERBS_PORT1=down (port 1 down; port 2 is
  * always up), FAKEVERBS_MAX_INLINE (default 128), FAKEVERBS_MAX_MSG
  * (default 1 MiB), FAKEVERBS_MAX_CQE (default 4096), FAKEVERBS_MAX_QP_WR
@@ -202,7 +203,12 @@ static uintptr_t peer_pub(int pid)
     if (!mine || !theirs) return 0;
     uintptr_t addr = theirs + ((uintptr_t)&pub - mine);
     uint32_t magic = 0;
-    return peek(pid, addr, &magic, sizeof magic) == 0 && magic == MAGIC ? addr : 0;
+    if (peek(pid, addr, &magic, sizeof magic)) {
+        fprintf(stderr, "fakeverbs (pid %d): cannot read process %d: %s (ptrace restrictions?)\n",
+                (int)getpid(), pid, strerror(errno));
+        return 0;
+    }
+    return magic == MAGIC ? addr : 0;
 }
 
 static void make_gid(union ibv_gid *gid)
@@ -234,7 +240,9 @@ static int resolve(const struct ibv_ah_attr *ah)
 HIDDEN struct ibv_device **ibv_get_device_list(int *num)
 {
     long n = setting("FAKEVERBS_DEVICES", 1);
-    const char *rank = getenv("PMI_RANK");
+    const char *rank = getenv("PMI_RANK"); /* the launcher's rank (MPICH, then others) */
+    if (!rank) rank = getenv("PMIX_RANK");
+    if (!rank) rank = getenv("OMPI_COMM_WORLD_RANK");
     if (rank && setting("FAKEVERBS_NODEV_RANK", -1) == strtol(rank, NULL, 10)) n = 0;
     if (n < 0 || n > MAX_DEVICES) die("FAKEVERBS_DEVICES must be 0..4");
     struct ibv_device **list = calloc((size_t)n + 1, sizeof *list);
