@@ -59,8 +59,14 @@ TEST_BINS := $(patsubst tests/%.c,$(B)/tests/%,$(AMMPI_TESTS)) \
     $(TOOLS_TEST_BINS)
 BENCH_BINS := $(patsubst %.c,$(B)/%,$(BENCH_SRCS))
 
+# The verbs backend's tests where no RDMA device exists: these programs are
+# linked with tests/fakeverbs/fakeverbs.c (an emulated device, see there)
+# in place of libibverbs.
+FAKEVERBS_TESTS := ext_putget ext_flood ext_threads par_stress interop_mpi
+FAKEVERBS_BINS := $(if $(HAVE_VERBS),$(foreach m,seq par,$(foreach t,$(FAKEVERBS_TESTS),$(B)/tests/fakeverbs/$(m)/$(t))))
+
 .PHONY: all install
-all: $(LIBAMMPI) $(GASNET_LIBS) $(TOOLS_LIBS) $(TEST_BINS) $(BENCH_BINS) $(B)/flags.sh
+all: $(LIBAMMPI) $(GASNET_LIBS) $(TOOLS_LIBS) $(TEST_BINS) $(FAKEVERBS_BINS) $(BENCH_BINS) $(B)/flags.sh
 
 $(CONFIG_H): mk/flavor.mk scripts/gen-config.sh $(wildcard core-native/ofi.c core-native/verbs.c)
 	@mkdir -p $(dir $@)
@@ -120,6 +126,14 @@ $(B)/tests/$(1)/%: tests/%.c $(B)/lib/libgasnet-mpi-$(1).a $(LIBAMMPI) $(wildcar
 	@$(CC) $(CPPFLAGS) $(MODE_DEF_$(1)) $(CFLAGS) $$< -o $$@ $(LDFLAGS) $(B)/lib/libgasnet-mpi-$(1).a $(LIBAMMPI) $(NATIVE_LIBS) -lm
 endef
 $(foreach m,seq par,$(eval $(call test_rules,$(m))))
+
+define fakeverbs_rules
+$(B)/tests/fakeverbs/$(1)/%: tests/%.c tests/fakeverbs/fakeverbs.c $(B)/lib/libgasnet-mpi-$(1).a $(LIBAMMPI) $(wildcard tests/*.h)
+	@mkdir -p $$(dir $$@)
+	@echo "  LINK    $$@"
+	@$(CC) $(CPPFLAGS) $(MODE_DEF_$(1)) $(CFLAGS) $$< tests/fakeverbs/fakeverbs.c -o $$@ $(LDFLAGS) $(B)/lib/libgasnet-mpi-$(1).a $(LIBAMMPI) $(filter-out -libverbs,$(NATIVE_LIBS)) -lm
+endef
+$(foreach m,seq par,$(eval $(call fakeverbs_rules,$(m))))
 
 # Tools-only tests (tests/tools_*.c, *.cc) use no GASNet: each is built
 # against libgasnet_tools-seq.a and -par.a. The SEQ build compiles and

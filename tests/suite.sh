@@ -254,6 +254,91 @@ if grep -q GASNETI_HAVE_OFI "$B/include/gasnet_config.h"; then
     done
 fi
 
+# --- verbs backend (core-native/verbs.c). No machine of this project has
+# an InfiniBand/RoCE device (nor can load soft-RoCE), and CI machines will
+# not: the data path runs over real hardware only where `ibv_devices` lists
+# a device. Everywhere else the tests linked with libibverbs check the
+# fallback (every node reports why verbs is not used, the job runs over the
+# AM path with its data verified; GASNET_RMA_STRICT=yes makes it fatal;
+# auto passes over it), and the same programs linked with the emulated
+# device of tests/fakeverbs run the data path, set-up and failures.
+#
+# verbs_suite: the data path. $VERBS_BIN holds the programs (seq/, par/),
+# $VERBS suffixes the test names.
+verbs_suite() {
+    local V=(-e GASNET_RMA=verbs -e GASNET_RMA_STRICT=yes)
+    t verbs_putget$VERBS 2 "${V[@]}" -e GASNET_VERBOSEENV=1 -g 'GASNet node 1: RMA backend verbs serves 1 peer' \
+        -- $VERBS_BIN/seq/ext_putget
+    t verbs_putget_par$VERBS 3 "${V[@]}" -- $VERBS_BIN/par/ext_putget 1048577
+    # scarce resources: two 4 KiB bounce buffers, 4 WRs per QP, no inline data
+    t verbs_putget_scarce$VERBS 3 "${V[@]}" -e GASNET_VERBS_BOUNCE_SIZE=4K -e GASNET_VERBS_BOUNCE_COUNT=2 \
+        -e GASNET_VERBS_SQ_DEPTH=4 -e GASNET_VERBS_INLINE=0 -- $VERBS_BIN/par/ext_putget 1048577
+    t verbs_flood$VERBS 2 "${V[@]}" -e GASNET_VERBS_SQ_DEPTH=16 -- $VERBS_BIN/seq/ext_flood $((300000 / SCALE))
+    t verbs_threads_par$VERBS 3 "${V[@]}" -- $VERBS_BIN/par/ext_threads 4 $((60 / SCALE)) 30
+    t verbs_par_stress$VERBS 4 "${V[@]}" -g 'par_stress: ok' -- $VERBS_BIN/par/par_stress $((200 / SCALE))
+    # detach: GASNet shuts down with the client's MPI_Finalize
+    for m in seq par; do
+        t verbs_finalize_$m$VERBS 2 "${V[@]}" -g 'interop ok node 1' -- $VERBS_BIN/$m/interop_mpi client-init finalize
+    done
+}
+if grep -q GASNETI_HAVE_VERBS $B/include/gasnet_config.h; then
+    verbs_why='no InfiniBand/RoCE device found \(ibv_get_device_list (returned 0 devices|failed: [^)]*)\)'
+    t verbs_bad_setting 2 -x nonzero -e GASNET_RMA=verbs -e GASNET_VERBS_SQ_DEPTH=0 \
+        -g 'node [01] of 2: GASNET_VERBS_SQ_DEPTH=0 is out of range' -- $B/tests/seq/ext_putget 64
+else
+    verbs_why='not built in'
+fi
+if ibv_devices 2>/dev/null | awk 'NR > 2' | grep -q .; then
+    VERBS=_hw VERBS_BIN=$B/tests verbs_suite
+else
+    t verbs_fallback 2 -e GASNET_RMA=verbs -e GASNET_VERBOSEENV=1 \
+        -g "GASNet node 0: RMA backend verbs not used: $verbs_why" \
+        -g "GASNet node 1: RMA backend verbs not used: $verbs_why" -- $B/tests/seq/ext_putget 65001
+    t verbs_fallback_par 3 -e GASNET_RMA=verbs -e GASNET_VERBOSEENV=1 -g 'par_stress: ok' \
+        -g "GASNet node 2: RMA backend verbs not used: $verbs_why" -- $B/tests/par/par_stress $((100 / SCALE))
+    t verbs_strict 2 -x nonzero -e GASNET_RMA=verbs -e GASNET_RMA_STRICT=yes \
+        -g "FATAL ERROR: node [01] of 2: GASNET_RMA=verbs with GASNET_RMA_STRICT=yes, but the backend serves 0 of 1 peers: $verbs_why" \
+        -- $B/tests/seq/ext_putget 64
+    # auto: shm kept off (one node per shared-memory group), so verbs is tried
+    t verbs_auto 2 -e GASNET_RMA=auto -e GASNET_SUPERNODE_MAXSIZE=1 -e GASNET_VERBOSEENV=1 \
+        -g 'GASNet node 0: RMA backend shm not used' -g "GASNet node 0: RMA backend verbs not used: $verbs_why" \
+        -- $B/tests/seq/ext_putget 65001
+fi
+if [ -d $B/tests/fakeverbs ]; then
+    VERBS=_fake VERBS_BIN=$B/tests/fakeverbs verbs_suite
+    FV=(-e GASNET_RMA=verbs -e GASNET_VERBOSEENV=1)
+    FP=$B/tests/fakeverbs/seq/ext_putget
+    t verbs_fake_lid 2 "${FV[@]}" -e GASNET_RMA_STRICT=yes -e FAKEVERBS_LINK=ib \
+        -g 'GASNet node 1: verbs on fake0 port 1 \(LID\)' -- $FP 65001
+    t verbs_fake_no_device 2 "${FV[@]}" -e FAKEVERBS_DEVICES=0 \
+        -g 'GASNet node 1: RMA backend verbs not used: no InfiniBand/RoCE device found \(ibv_get_device_list returned 0 devices\)' \
+        -- $FP 4096
+    # node 2 has no device: nodes 0 and 1 use verbs between them, the AM path with node 2
+    t verbs_fake_mixed 3 "${FV[@]}" -e FAKEVERBS_NODEV_RANK=2 -g 'GASNet node 0: RMA backend verbs serves 1 peer' \
+        -g 'GASNet node 2: RMA backend verbs not used: no InfiniBand/RoCE device found' -- $FP 65001
+    # auto on one host in pairs of shared-memory nodes: shm within a pair,
+    # verbs (no QPs within a pair) across
+    t verbs_fake_auto 4 "${FV[@]}" -e GASNET_RMA=auto -e GASNET_SUPERNODE_MAXSIZE=2 \
+        -g 'GASNet node 0: RMA backend shm serves 1 peer' -g 'GASNet node 0: RMA backend verbs serves 2 peers' \
+        -g 'GASNet node 3: RMA backend verbs serves 2 peers' -- $FP 65001
+    t verbs_fake_port2 2 "${FV[@]}" -e FAKEVERBS_PORT1=down -g 'GASNet node 1: verbs on fake0 port 2 ' -- $FP 4096
+    t verbs_fake_port_down 2 "${FV[@]}" -e FAKEVERBS_PORT1=down -e GASNET_VERBS_PORT=1 \
+        -g 'GASNet node 1: RMA backend verbs not used: port 1 of fake0 is PORT_DOWN, not active' -- $FP 4096
+    t verbs_fake_device 2 "${FV[@]}" -e FAKEVERBS_DEVICES=2 -e GASNET_VERBS_DEVICE=fake1 \
+        -g 'GASNet node 1: verbs on fake1 port 1 ' -- $FP 4096
+    t verbs_fake_no_such_device 2 "${FV[@]}" -e GASNET_VERBS_DEVICE=mlx5_9 \
+        -g 'GASNet node 1: RMA backend verbs not used: GASNET_VERBS_DEVICE=mlx5_9: no such device' -- $FP 4096
+    t verbs_fake_gid 2 "${FV[@]}" -e GASNET_VERBS_GID_INDEX=1 \
+        -g 'GASNet node 1: RMA backend verbs not used: fake0 port 1 \(RoCE\) has no GID at GASNET_VERBS_GID_INDEX=1' \
+        -- $FP 4096
+    # the device allows less inline data than asked for: QPs without any
+    t verbs_fake_inline_less 2 "${FV[@]}" -e FAKEVERBS_MAX_INLINE=32 -g 'GASNet node 1: verbs on .* inline 0 bytes' \
+        -- $FP 4096
+    t verbs_fake_failed_wc 2 "${FV[@]}" -x nonzero -e FAKEVERBS_FAIL_WR=5 \
+        -g 'node [01] of 2: verbs: RDMA (read|write) of [0-9]+ bytes by node [01] (from|to) node [01] failed: (remote access error|transport retry counter exceeded)' \
+        -- $FP 4096
+fi
+
 fi # not tsan
 
 # --- PAR concurrency (4 threads per node) and the progress thread
