@@ -1,0 +1,150 @@
+/* The three layers the ping-pong and flood benchmarks compare, set up side
+ * by side in one job of two ranks:
+ *   MPI    plain MPI_COMM_WORLD point-to-point;
+ *   ammpi  an ammpi endpoint of the benchmark's own on MPI_COMM_WORLD,
+ *          driven through the ammpi API (beside the one GASNet opens);
+ *   GASNet the GASNet-1 API (SEQ).
+ * Rank 0 is active: it times. Rank 1 is passive: it serves requests by
+ * polling the layer under test until rank 0 says the loop is over. Both
+ * the ammpi endpoint and GASNet use the same network depth,
+ * GASNET_NETWORKDEPTH (default 16, as in the library), which the MPI
+ * flood also uses as its window. */
+#ifndef BENCH_LAYERS_H
+#define BENCH_LAYERS_H
+
+#include "bench.h"
+#include "ammpi.h"
+
+enum { L_MPI, L_AMMPI, L_GASNET };
+#define ACTIVE 0
+#define PASSIVE 1
+
+static int me, depth;
+static char *lseg, *rseg; /* my segment and the peer's */
+static uintptr_t segsize;
+static ammpi_ep_t *ep;
+
+/* ---- ammpi handlers: a request is answered by a Short reply, which
+ * rank 0 counts; A_DONE ends the passive rank's polling. */
+enum { A_DONE = 1, A_SREQ, A_MREQ, A_LREQ, A_REP };
+static volatile long a_replies, a_done;
+
+static void a_done_h(ammpi_token_t t) { (void)t; a_done = 1; }
+static void a_sreq_h(ammpi_token_t t) { ammpi_reply_short(t, A_REP, 0, NULL); }
+static void a_bulk_h(ammpi_token_t t, void *buf, size_t n)
+{
+    (void)buf;
+    (void)n;
+    ammpi_reply_short(t, A_REP, 0, NULL);
+}
+static void a_rep_h(ammpi_token_t t) { (void)t; a_replies++; }
+
+/* ---- GASNet client handlers: the same pattern for AM Short. */
+enum { G_DONE = 200, G_REQ, G_REP };
+static volatile long g_replies, g_done;
+
+static void g_done_h(gasnet_token_t t) { (void)t; g_done = 1; }
+static void g_req_h(gasnet_token_t t) { gasnet_AMReplyShort0(t, G_REP); }
+static void g_rep_h(gasnet_token_t t) { (void)t; g_replies++; }
+
+/* The network depth GASNet will use; readable before gasnet_init (the
+ * launcher forwards GASNET_* variables to every rank). */
+static int network_depth(void)
+{
+    const char *d = getenv("GASNET_NETWORKDEPTH");
+    return d ? atoi(d) : 16;
+}
+
+/* Starts GASNet with a segment of `bytes` on each rank and opens the
+ * benchmark's own ammpi endpoint over the same segment. */
+static void layers_start(int *argc, char ***argv, uintptr_t bytes)
+{
+    depth = network_depth();
+    if (gasnet_init(argc, argv) != GASNET_OK) bench_die("gasnet_init failed");
+    gasnet_handlerentry_t table[] = {
+        {G_DONE, (void (*)())g_done_h}, {G_REQ, (void (*)())g_req_h}, {G_REP, (void (*)())g_rep_h}};
+    segsize = (bytes + GASNET_PAGESIZE - 1) / GASNET_PAGESIZE * GASNET_PAGESIZE;
+    if (gasnet_attach(table, 3, segsize, 0) != GASNET_OK) bench_die("gasnet_attach failed");
+    if (gasnet_nodes() != 2) bench_die("run with exactly 2 ranks (one active, one passive)");
+    me = (int)gasnet_mynode();
+    gasnet_seginfo_t si[2];
+    gasnet_getSegmentInfo(si, 2);
+    lseg = si[me].addr;
+    rseg = si[1 - me].addr;
+
+    ammpi_config_t cfg;
+    ammpi_config_default(&cfg);
+    cfg.depth = depth;
+    if (!gasnet_getenv("AMMPI_CREDITS_PP")) cfg.credits_pp = depth; /* as GASNet does */
+    const char *spin = gasnet_getenv("GASNET_SPIN_POLLS");
+    if (spin) cfg.spin_polls = atoi(spin);
+    if (ammpi_open(&ep, MPI_COMM_WORLD, &cfg) != AMMPI_OK) bench_die("ammpi_open failed");
+    ammpi_set_handler(ep, A_DONE, (ammpi_handler_fn)a_done_h);
+    ammpi_set_handler(ep, A_SREQ, (ammpi_handler_fn)a_sreq_h);
+    ammpi_set_handler(ep, A_MREQ, (ammpi_handler_fn)a_bulk_h);
+    ammpi_set_handler(ep, A_LREQ, (ammpi_handler_fn)a_bulk_h);
+    ammpi_set_handler(ep, A_REP, (ammpi_handler_fn)a_rep_h);
+    ammpi_set_segment(ep, lseg, segsize);
+}
+
+static void layers_finish(void)
+{
+    ammpi_close(ep);
+    gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
+    gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS);
+    gasnet_exit(0);
+}
+
+/* Rank 0 waits, polling the endpoint, until `target` replies have come. */
+static void ammpi_wait_replies(long target)
+{
+    int idle = 0;
+    while (a_replies < target) ammpi_poll_wait(ep, &idle);
+}
+
+/* An ammpi Long request of n bytes from src to dst in rank 1's segment,
+ * split into pieces of at most AMMPI_MAX_LONG_REQUEST (as GASNet's puts
+ * are); async: the source is not reused before the replies come.
+ * Returns the number of replies to expect. */
+static long ammpi_long(char *src, char *dst, size_t n, int async)
+{
+    long pieces = 0;
+    for (size_t off = 0; off < n; off += AMMPI_MAX_LONG_REQUEST, pieces++) {
+        size_t len = n - off < AMMPI_MAX_LONG_REQUEST ? n - off : AMMPI_MAX_LONG_REQUEST;
+        int rc = async ? ammpi_request_long_async(ep, PASSIVE, A_LREQ, src + off, len, dst + off, 0, NULL)
+                       : ammpi_request_long(ep, PASSIVE, A_LREQ, src + off, len, dst + off, 0, NULL);
+        if (rc != AMMPI_OK) bench_die("ammpi Long request failed (%d)", rc);
+    }
+    return pieces;
+}
+
+/* One timed loop. Both ranks call it: rank 0 runs `active` and returns
+ * the elapsed seconds; rank 1 serves the layer until rank 0 is done (for
+ * MPI it runs `passive`, which knows how many messages to expect). */
+typedef void (*loop_fn)(size_t n, long iters);
+
+static double timed_loop(int layer, loop_fn active, loop_fn passive, size_t n, long iters)
+{
+    a_done = g_done = 0;
+    a_replies = g_replies = 0;
+    MPI_Barrier(MPI_COMM_WORLD); /* both layers are quiet here: start together */
+    if (me == ACTIVE) {
+        double t0 = bench_now();
+        active(n, iters);
+        double t = bench_now() - t0;
+        if (layer == L_AMMPI) ammpi_request_short(ep, PASSIVE, A_DONE, 0, NULL);
+        if (layer == L_GASNET) gasnet_AMRequestShort0(PASSIVE, G_DONE);
+        return t;
+    }
+    if (layer == L_MPI) {
+        passive(n, iters);
+    } else if (layer == L_AMMPI) {
+        int idle = 0;
+        while (!a_done) ammpi_poll_wait(ep, &idle);
+    } else {
+        GASNET_BLOCKUNTIL(g_done);
+    }
+    return 0;
+}
+
+#endif
