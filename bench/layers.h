@@ -147,4 +147,38 @@ static double timed_loop(int layer, loop_fn active, loop_fn passive, size_t n, l
     return 0;
 }
 
+/* An operation under test: its rank-0 loop and the largest size it
+ * takes (-1: any; 0: none, a message without payload, measured once as
+ * size 0 at the first size of the sweep). */
+typedef struct {
+    const char *name;
+    int layer;
+    loop_fn active;
+    long max_size;
+} op_t;
+
+static long op_size(const op_t *op, long n) { return op->max_size == 0 ? 0 : n; }
+
+/* Measures every selected op at size n: one warm-up loop each, then the
+ * repetitions, interleaved across the ops so that a change in the
+ * machine's load hits them alike and their ratios stay meaningful.
+ * sel[k]: op k ran; t[k * reps + r]: seconds per iteration. */
+static void measure_size(const bench_opts_t *o, const op_t *ops, int nops, loop_fn passive,
+                         long n, int *sel, double *t)
+{
+    for (int k = 0; k < nops; k++)
+        sel[k] = bench_wants(o, ops[k].name) &&
+                 (ops[k].max_size == 0 ? n == o->min_size
+                                       : ops[k].max_size < 0 || n <= ops[k].max_size);
+    for (int r = -1; r < o->reps; r++) { /* r = -1: warm-up */
+        for (int k = 0; k < nops; k++) {
+            if (!sel[k]) continue;
+            long size = op_size(&ops[k], n), iters = bench_iters(o, size);
+            if (r < 0) iters = iters / 10 + 1;
+            double sec = timed_loop(ops[k].layer, ops[k].active, passive, (size_t)size, iters);
+            if (r >= 0) t[k * o->reps + r] = sec / (double)iters;
+        }
+    }
+}
+
 #endif

@@ -108,12 +108,7 @@ static void put_nbi_bulk_active(size_t n, long iters)
     gasnet_wait_syncnbi_puts();
 }
 
-static const struct {
-    const char *name;
-    int layer;
-    loop_fn active;
-    long max_size; /* -1: any */
-} ops[] = {
+static const op_t ops[] = {
     {"mpi", L_MPI, mpi_active, -1},
     {"ammpi_medium", L_AMMPI, ammpi_medium_active, AMMPI_MAX_MEDIUM},
     {"ammpi_long", L_AMMPI, ammpi_long_active, -1},
@@ -125,7 +120,7 @@ static const struct {
     {"put_nbi", L_GASNET, put_nbi_active, -1},
     {"put_nbi_bulk", L_GASNET, put_nbi_bulk_active, -1},
 };
-#define NOPS (sizeof ops / sizeof *ops)
+#define NOPS ((int)(sizeof ops / sizeof *ops))
 #define OP_NAMES "mpi,ammpi_medium,ammpi_long,get,put,get_nb,put_nb,get_nbi,put_nbi,put_nbi_bulk"
 
 int main(int argc, char **argv)
@@ -152,18 +147,14 @@ int main(int argc, char **argv)
         printf("%-13s %8s %5s %7s %12s %12s %12s %10s\n", "op", "size", "depth", "iters",
                "median us", "min us", "max us", "MB/s");
     }
-    for (size_t k = 0; k < NOPS; k++) {
-        if (!bench_wants(&o, ops[k].name)) continue;
-        for (long n = o.min_size; n <= o.max_size; n *= 2) {
-            if (ops[k].max_size > 0 && n > ops[k].max_size) break;
+    for (long n = o.min_size; n <= o.max_size; n *= 2) {
+        int sel[NOPS];
+        double t[NOPS * o.reps];
+        measure_size(&o, ops, NOPS, mpi_passive, n, sel, t);
+        for (int k = 0; k < NOPS; k++) {
+            if (!sel[k] || me != ACTIVE) continue;
             long iters = bench_iters(&o, n);
-            double t[o.reps];
-            timed_loop(ops[k].layer, ops[k].active, mpi_passive, (size_t)n, iters / 10 + 1);
-            for (int r = 0; r < o.reps; r++)
-                t[r] = timed_loop(ops[k].layer, ops[k].active, mpi_passive, (size_t)n, iters) /
-                       (double)iters;
-            if (me != ACTIVE) continue;
-            bench_stat_t s = bench_stats(t, o.reps);
+            bench_stat_t s = bench_stats(&t[k * o.reps], o.reps);
             double bw = (double)n / s.med / MB, bw_lo = (double)n / s.max / MB,
                    bw_hi = (double)n / s.min / MB;
             printf("%-13s %8ld %5d %7ld %12.3f %12.3f %12.3f %10.1f\n", ops[k].name, n, depth,
@@ -173,7 +164,7 @@ int main(int argc, char **argv)
                 fprintf(csv, "flood,%s,%ld,%d,%ld,%d,%.4f,%.4f,%.4f,%.2f,%.2f,%.2f,", ops[k].name,
                         n, depth, iters, o.reps, s.med * 1e6, s.min * 1e6, s.max * 1e6, bw, bw_lo,
                         bw_hi);
-                bench_csv_samples(csv, t, o.reps, 1e6);
+                bench_csv_samples(csv, &t[k * o.reps], o.reps, 1e6);
                 fprintf(csv, "\n");
             }
         }

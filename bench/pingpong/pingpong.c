@@ -106,12 +106,7 @@ static void put_nbi_active(size_t n, long iters)
     }
 }
 
-static const struct {
-    const char *name;
-    int layer;
-    loop_fn active;
-    long max_size; /* 0: no payload, measured once as size 0 */
-} ops[] = {
+static const op_t ops[] = {
     {"mpi", L_MPI, mpi_active, -1},
     {"ammpi_short", L_AMMPI, ammpi_short_active, 0},
     {"ammpi_medium", L_AMMPI, ammpi_medium_active, AMMPI_MAX_MEDIUM},
@@ -124,7 +119,7 @@ static const struct {
     {"get_nbi", L_GASNET, get_nbi_active, -1},
     {"put_nbi", L_GASNET, put_nbi_active, -1},
 };
-#define NOPS (sizeof ops / sizeof *ops)
+#define NOPS ((int)(sizeof ops / sizeof *ops))
 #define OP_NAMES "mpi,ammpi_short,ammpi_medium,ammpi_long,am_short,get,put,get_nb,put_nb,get_nbi,put_nbi"
 
 int main(int argc, char **argv)
@@ -146,30 +141,23 @@ int main(int argc, char **argv)
         printf("%-13s %8s %7s %12s %12s %12s\n", "op", "size", "iters", "median us", "min us",
                "max us");
     }
-    for (size_t k = 0; k < NOPS; k++) {
-        if (!bench_wants(&o, ops[k].name)) continue;
-        for (long n = o.min_size; n <= o.max_size; n *= 2) {
-            long size = ops[k].max_size == 0 ? 0 : n;
-            if (ops[k].max_size > 0 && size > ops[k].max_size) break;
-            long iters = bench_iters(&o, size);
-            double t[o.reps];
-            timed_loop(ops[k].layer, ops[k].active, mpi_passive, (size_t)size, iters / 10 + 1);
-            for (int r = 0; r < o.reps; r++)
-                t[r] = timed_loop(ops[k].layer, ops[k].active, mpi_passive, (size_t)size, iters) /
-                       (double)iters;
-            if (me == ACTIVE) {
-                bench_stat_t s = bench_stats(t, o.reps);
-                printf("%-13s %8ld %7ld %12.3f %12.3f %12.3f\n", ops[k].name, size, iters,
-                       s.med * 1e6, s.min * 1e6, s.max * 1e6);
-                fflush(stdout);
-                if (csv) {
-                    fprintf(csv, "pingpong,%s,%ld,%ld,%d,%.4f,%.4f,%.4f,", ops[k].name, size,
-                            iters, o.reps, s.med * 1e6, s.min * 1e6, s.max * 1e6);
-                    bench_csv_samples(csv, t, o.reps, 1e6);
-                    fprintf(csv, "\n");
-                }
+    for (long n = o.min_size; n <= o.max_size; n *= 2) {
+        int sel[NOPS];
+        double t[NOPS * o.reps];
+        measure_size(&o, ops, NOPS, mpi_passive, n, sel, t);
+        for (int k = 0; k < NOPS; k++) {
+            if (!sel[k] || me != ACTIVE) continue;
+            long size = op_size(&ops[k], n);
+            bench_stat_t s = bench_stats(&t[k * o.reps], o.reps);
+            printf("%-13s %8ld %7ld %12.3f %12.3f %12.3f\n", ops[k].name, size,
+                   bench_iters(&o, size), s.med * 1e6, s.min * 1e6, s.max * 1e6);
+            fflush(stdout);
+            if (csv) {
+                fprintf(csv, "pingpong,%s,%ld,%ld,%d,%.4f,%.4f,%.4f,", ops[k].name, size,
+                        bench_iters(&o, size), o.reps, s.med * 1e6, s.min * 1e6, s.max * 1e6);
+                bench_csv_samples(csv, &t[k * o.reps], o.reps, 1e6);
+                fprintf(csv, "\n");
             }
-            if (size == 0) break;
         }
     }
     if (csv) fclose(csv);
