@@ -47,6 +47,7 @@ bench() {
     local log=$1
     shift
     echo "$*" >> "$out/commands.txt"
+    echo "+ $*"
     if ! env "$@" >> "$log" 2>&1; then
         echo "run.sh: FAILED (see $log): $*" >&2
         return 1
@@ -65,6 +66,7 @@ describe_machine() {
         echo "compiler: $(mpicc --version | head -1)"
         echo "commit: $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet HEAD -- . 2>/dev/null || echo ' (with local changes)')"
         echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
+        echo "settings: iterations $iters (fewer above $knee bytes, at least $min_iters), $reps repetitions, flood depths $depths, barrier on 1..$barrier_ranks ranks"
     } > "$out/machine.txt"
     cat "$out/machine.txt"
 }
