@@ -25,6 +25,7 @@ typedef struct {
     int reps;        /* -r: repetitions of each timed loop */
     long min_size;   /* -s */
     long max_size;   /* -S */
+    const char *layer; /* -l: mpi, ammpi or gasnet: what this job measures */
     const char *ops; /* -o: comma-separated operations, NULL = all */
     const char *csv; /* -c: CSV file (rank 0 writes it) */
 } bench_opts_t;
@@ -57,24 +58,26 @@ static inline long bench_size_arg(const char *s)
 static inline void bench_usage(const char *prog, const char *ops)
 {
     fprintf(stderr,
-            "usage: %s [-n iters] [-k knee] [-m min_iters] [-r reps] [-s min_size]\n"
-            "       [-S max_size] [-o op,op,...] [-c file.csv]\n"
+            "usage: %s [-l layer] [-n iters] [-k knee] [-m min_iters] [-r reps]\n"
+            "       [-s min_size] [-S max_size] [-o op,op,...] [-c file.csv]\n"
+            "  -l  the layer this job measures: mpi, ammpi or gasnet (default gasnet)\n"
             "  -n  timed iterations of each repetition, for sizes up to the knee (10000)\n"
             "  -k  above this size the iterations shrink as n*knee/size (16K)\n"
             "  -m  but never below this many (50)\n"
             "  -r  repetitions; the median and the spread are reported (5)\n"
             "  -s, -S  sizes are the powers of two in [min, max] (1, 4M); K and M suffixes\n"
-            "  -o  operations to run (default all): %s\n"
+            "  -o  operations of the layer to run (default all): %s\n"
             "  -c  also write the results as CSV to this file\n",
             prog, ops);
 }
 
 static inline void bench_parse(int argc, char **argv, bench_opts_t *o, const char *ops)
 {
-    *o = (bench_opts_t){10000, 16 * KB, 50, 5, 1, 4 * MB, NULL, NULL};
+    *o = (bench_opts_t){10000, 16 * KB, 50, 5, 1, 4 * MB, "gasnet", NULL, NULL};
     int c;
-    while ((c = getopt(argc, argv, "n:k:m:r:s:S:o:c:h")) != -1) {
+    while ((c = getopt(argc, argv, "l:n:k:m:r:s:S:o:c:h")) != -1) {
         switch (c) {
+        case 'l': o->layer = optarg; break;
         case 'n': o->iters = bench_size_arg(optarg); break;
         case 'k': o->knee = bench_size_arg(optarg); break;
         case 'm': o->min_iters = bench_size_arg(optarg); break;

@@ -1,14 +1,17 @@
-/* The three layers the ping-pong and flood benchmarks compare, set up side
- * by side in one job of two ranks:
- *   MPI    plain MPI_COMM_WORLD point-to-point;
- *   ammpi  an ammpi endpoint of the benchmark's own on MPI_COMM_WORLD,
- *          driven through the ammpi API (beside the one GASNet opens);
- *   GASNet the GASNet-1 API (SEQ).
+/* The three layers the ping-pong and flood benchmarks compare; a job of
+ * two ranks measures one of them (-l), started alone:
+ *   mpi    plain MPI point-to-point on MPI_COMM_WORLD (MPI_Init only);
+ *   ammpi  an ammpi endpoint on MPI_COMM_WORLD, driven through the ammpi
+ *          API (MPI_Init and ammpi_open, no GASNet);
+ *   gasnet the GASNet-1 API (SEQ), with nothing else open.
+ * One layer per job because they disturb each other: ammpi preposts its
+ * header receives with MPI_ANY_SOURCE, and under MPICH/UCX every message
+ * the process receives is matched against every such receive posted, so
+ * an endpoint left open slows all other traffic (see results/README.md).
  * Rank 0 is active: it times. Rank 1 is passive: it serves requests by
- * polling the layer under test until rank 0 says the loop is over. Both
- * the ammpi endpoint and GASNet use the same network depth,
- * GASNET_NETWORKDEPTH (default 16, as in the library), which the MPI
- * flood also uses as its window. */
+ * polling the layer under test until rank 0 says the loop is over. ammpi
+ * and GASNet use the same network depth, GASNET_NETWORKDEPTH (default 16,
+ * as in the library), which the MPI flood also uses as its window. */
 #ifndef BENCH_LAYERS_H
 #define BENCH_LAYERS_H
 
@@ -55,28 +58,53 @@ static int network_depth(void)
     return d ? atoi(d) : 16;
 }
 
-/* Starts GASNet with a segment of `bytes` on each rank and opens the
- * benchmark's own ammpi endpoint over the same segment. */
-static void layers_start(int *argc, char ***argv, uintptr_t bytes)
+static const char *const layer_names[] = {"mpi", "ammpi", "gasnet"};
+
+static int layer_arg(const char *name)
 {
+    for (int l = L_MPI; l <= L_GASNET; l++)
+        if (!strcmp(name, layer_names[l])) return l;
+    bench_die("unknown layer '%s': use mpi, ammpi or gasnet", name);
+    return -1;
+}
+
+static int the_layer;
+
+/* Starts the layer with a buffer of `bytes` on each rank: GASNet's
+ * segment, or memory of our own that the ammpi endpoint registers as its
+ * segment. Learns the peer's address of it. */
+static void layers_start(int *argc, char ***argv, int layer, uintptr_t bytes)
+{
+    the_layer = layer;
     depth = network_depth();
-    if (gasnet_init(argc, argv) != GASNET_OK) bench_die("gasnet_init failed");
-    gasnet_handlerentry_t table[] = {
-        {G_DONE, (void (*)())g_done_h}, {G_REQ, (void (*)())g_req_h}, {G_REP, (void (*)())g_rep_h}};
     segsize = (bytes + GASNET_PAGESIZE - 1) / GASNET_PAGESIZE * GASNET_PAGESIZE;
-    if (gasnet_attach(table, 3, segsize, 0) != GASNET_OK) bench_die("gasnet_attach failed");
-    if (gasnet_nodes() != 2) bench_die("run with exactly 2 ranks (one active, one passive)");
-    me = (int)gasnet_mynode();
-    gasnet_seginfo_t si[2];
-    gasnet_getSegmentInfo(si, 2);
-    lseg = si[me].addr;
-    rseg = si[1 - me].addr;
+    if (layer == L_GASNET) {
+        if (gasnet_init(argc, argv) != GASNET_OK) bench_die("gasnet_init failed");
+        gasnet_handlerentry_t table[] = {{G_DONE, (void (*)())g_done_h},
+                                         {G_REQ, (void (*)())g_req_h},
+                                         {G_REP, (void (*)())g_rep_h}};
+        if (gasnet_attach(table, 3, segsize, 0) != GASNET_OK) bench_die("gasnet_attach failed");
+        gasnet_seginfo_t si[2];
+        gasnet_getSegmentInfo(si, 2);
+        lseg = si[gasnet_mynode()].addr;
+    } else {
+        MPI_Init(argc, argv);
+        if (posix_memalign((void **)&lseg, GASNET_PAGESIZE, segsize)) bench_die("out of memory");
+        memset(lseg, 0, segsize); /* touch it now, not in a timed loop */
+    }
+    int nranks;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    if (nranks != 2) bench_die("run with exactly 2 ranks (one active, one passive)");
+    MPI_Sendrecv(&lseg, sizeof lseg, MPI_BYTE, 1 - me, 0, &rseg, sizeof rseg, MPI_BYTE, 1 - me,
+                 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (layer != L_AMMPI) return;
 
     ammpi_config_t cfg;
     ammpi_config_default(&cfg);
     cfg.depth = depth;
-    if (!gasnet_getenv("AMMPI_CREDITS_PP")) cfg.credits_pp = depth; /* as GASNet does */
-    const char *spin = gasnet_getenv("GASNET_SPIN_POLLS");
+    if (!getenv("AMMPI_CREDITS_PP")) cfg.credits_pp = depth; /* as GASNet does */
+    const char *spin = getenv("GASNET_SPIN_POLLS");
     if (spin) cfg.spin_polls = atoi(spin);
     if (ammpi_open(&ep, MPI_COMM_WORLD, &cfg) != AMMPI_OK) bench_die("ammpi_open failed");
     ammpi_set_handler(ep, A_DONE, (ammpi_handler_fn)a_done_h);
@@ -89,10 +117,13 @@ static void layers_start(int *argc, char ***argv, uintptr_t bytes)
 
 static void layers_finish(void)
 {
-    ammpi_close(ep);
-    gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
-    gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS);
-    gasnet_exit(0);
+    if (the_layer == L_GASNET) {
+        gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
+        gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS);
+        gasnet_exit(0);
+    }
+    if (ep) ammpi_close(ep);
+    MPI_Finalize();
 }
 
 /* Rank 0 waits, polling the endpoint, until `target` replies have come. */
@@ -159,6 +190,21 @@ typedef struct {
 
 static long op_size(const op_t *op, long n) { return op->max_size == 0 ? 0 : n; }
 
+/* Dies unless -o names only operations of the job's layer (or none). */
+static void check_ops(const bench_opts_t *o, const op_t *ops, int nops)
+{
+    int any = 0;
+    for (int k = 0; k < nops; k++) {
+        if (!bench_wants(o, ops[k].name)) continue;
+        if (o->ops && ops[k].layer != the_layer)
+            bench_die("-o %s: %s is not an operation of layer %s (-l)", o->ops, ops[k].name,
+                      layer_names[the_layer]);
+        any |= ops[k].layer == the_layer;
+    }
+    if (!any) bench_die("-o %s: no operation of layer %s", o->ops ? o->ops : "(all)",
+                        layer_names[the_layer]);
+}
+
 /* Measures every selected op at size n: one warm-up loop each, then the
  * repetitions, interleaved across the ops so that a change in the
  * machine's load hits them alike and their ratios stay meaningful.
@@ -167,7 +213,7 @@ static void measure_size(const bench_opts_t *o, const op_t *ops, int nops, loop_
                          long n, int *sel, double *t)
 {
     for (int k = 0; k < nops; k++)
-        sel[k] = bench_wants(o, ops[k].name) &&
+        sel[k] = ops[k].layer == the_layer && bench_wants(o, ops[k].name) &&
                  (ops[k].max_size == 0 ? n == o->min_size
                                        : ops[k].max_size < 0 || n <= ops[k].max_size);
     for (int r = -1; r < o->reps; r++) { /* r = -1: warm-up */

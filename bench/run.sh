@@ -56,6 +56,15 @@ bench() {
 
 wants() { case " $only " in *" $1 "*) return 0 ;; esac; return 1; }
 
+# merge PART CSV: appends the CSV file PART to CSV (its header only once).
+merge() {
+    if [ -f "$2" ]; then grep -v '^bench,' "$1" >> "$2"; else cat "$1" > "$2"; fi
+    rm -f "$1"
+}
+
+# Each job measures one layer alone (see bench/layers.h for why).
+layers="mpi ammpi gasnet"
+
 describe_machine() {
     {
         echo "date: $(date -u '+%Y-%m-%d %H:%M UTC')"
@@ -84,7 +93,11 @@ if [ "$tables_only" = 0 ]; then
     if wants pingpong; then
         t=$(date +%s)
         : > "$out/pingpong.log"
-        bench "$out/pingpong.log" $run -n 2 $B/pingpong/pingpong "${common[@]}" -c "$out/pingpong.csv"
+        rm -f "$out/pingpong.csv"
+        for l in $layers; do
+            bench "$out/pingpong.log" $run -n 2 $B/pingpong/pingpong -l $l "${common[@]}" \
+                -c "$out/part.csv" && merge "$out/part.csv" "$out/pingpong.csv"
+        done
         echo "pingpong: $(($(date +%s) - t)) s"
     fi
 
@@ -92,8 +105,11 @@ if [ "$tables_only" = 0 ]; then
         for d in $depths; do
             t=$(date +%s)
             : > "$out/flood_d$d.log"
-            bench "$out/flood_d$d.log" GASNET_NETWORKDEPTH="$d" $run -n 2 $B/flood/flood \
-                "${common[@]}" -c "$out/flood_d$d.csv"
+            rm -f "$out/flood_d$d.csv"
+            for l in $layers; do
+                bench "$out/flood_d$d.log" GASNET_NETWORKDEPTH="$d" $run -n 2 $B/flood/flood -l $l \
+                    "${common[@]}" -c "$out/part.csv" && merge "$out/part.csv" "$out/flood_d$d.csv"
+            done
             echo "flood, depth $d: $(($(date +%s) - t)) s"
         done
     fi
@@ -107,15 +123,12 @@ if [ "$tables_only" = 0 ]; then
             # milliseconds, so those runs get few iterations
             if [ "$n" -le "$cores" ]; then bi=(-n 2000 -r "$reps"); else bi=(-n 20 -r 3); fi
             for algo in AMDISSEM AMCENTRAL; do
-                ops=gasnet
-                [ $algo = AMDISSEM ] && ops=gasnet,mpi
                 bench "$out/barrier.log" GASNET_BARRIER=$algo $run -n "$n" $B/barrier/barrier \
-                    "${bi[@]}" -o $ops -c "$out/barrier.tmp" &&
-                    if [ -f "$out/barrier.csv" ]; then grep -v '^bench,' "$out/barrier.tmp" >> "$out/barrier.csv"
-                    else cat "$out/barrier.tmp" > "$out/barrier.csv"; fi
+                    -l gasnet "${bi[@]}" -c "$out/part.csv" && merge "$out/part.csv" "$out/barrier.csv"
             done
+            bench "$out/barrier.log" $run -n "$n" $B/barrier/barrier -l mpi "${bi[@]}" \
+                -c "$out/part.csv" && merge "$out/part.csv" "$out/barrier.csv"
         done
-        rm -f "$out/barrier.tmp"
         echo "barrier, 1..$barrier_ranks ranks: $(($(date +%s) - t)) s"
         if [ "$barrier_ranks" -gt "$cores" ]; then
             echo "note: runs with more than $cores ranks oversubscribe this machine's $cores cores;"

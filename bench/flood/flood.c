@@ -9,13 +9,17 @@
  * The network depth (GASNET_NETWORKDEPTH, default 16) bounds what is in
  * flight: it is GASNet's and the ammpi endpoint's depth, and the MPI
  * window. Messages in flight land in distinct slots of the target's
- * segment (MPI forbids overlapping receive buffers).
+ * segment (MPI forbids overlapping receive buffers). A job measures the
+ * operations of one layer (-l, see layers.h):
  *
+ * mpi:
  *   mpi           MPI_Isend with a window of `depth` requests (the oldest is
  *                 waited for when the window is full); rank 1 keeps `depth`
  *                 MPI_Irecv posted; a 0-byte message back ends the loop
+ * ammpi:
  *   ammpi_medium  ammpi Medium requests (n <= 65000), each with a Short reply
  *   ammpi_long    ammpi async Long requests (1 MiB pieces), Short replies
+ * gasnet:
  *   get, put      blocking gasnet_get, gasnet_put: no overlap
  *   get_nb, put_nb     gasnet_get_nb, gasnet_put_nb; gasnet_wait_syncnb_all
  *   get_nbi, put_nbi   gasnet_get_nbi, gasnet_put_nbi; gasnet_wait_syncnbi_*
@@ -129,15 +133,17 @@ int main(int argc, char **argv)
     bench_parse(argc, argv, &o, OP_NAMES);
     /* a slot per message in flight, on both ranks (puts land on rank 1,
      * gets on rank 0); the source is slot 0 of the sender */
-    layers_start(&argc, &argv, (uintptr_t)network_depth() * (uintptr_t)o.max_size);
+    layers_start(&argc, &argv, layer_arg(o.layer),
+                 (uintptr_t)network_depth() * (uintptr_t)o.max_size);
+    check_ops(&o, ops, NOPS);
     lbuf = lseg;
     win = malloc((size_t)depth * sizeof *win);
     handles = malloc((size_t)o.iters * sizeof *handles);
     if (!win || !handles) bench_die("out of memory");
     char settings[256];
     snprintf(settings, sizeof settings,
-             "iters=%ld knee=%ld min_iters=%ld reps=%d sizes=%ld..%ld depth=%d",
-             o.iters, o.knee, o.min_iters, o.reps, o.min_size, o.max_size, depth);
+             "layer=%s iters=%ld knee=%ld min_iters=%ld reps=%d sizes=%ld..%ld depth=%d",
+             o.layer, o.iters, o.knee, o.min_iters, o.reps, o.min_size, o.max_size, depth);
     FILE *csv = NULL;
     if (me == ACTIVE) {
         bench_describe(stdout, argc, argv, settings);

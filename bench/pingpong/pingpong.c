@@ -2,13 +2,17 @@
  * Rank 0 starts an operation and waits for it to complete, `iters` times
  * in a timed loop; the time per iteration is one round trip. Rank 1 is
  * passive and polls. Each loop runs once untimed (warm-up), then -r times;
- * the median and the spread of the repetitions are reported.
+ * the median and the spread of the repetitions are reported. A job
+ * measures the operations of one layer (-l, see layers.h):
  *
+ * mpi:
  *   mpi           MPI_Send of n bytes, answered by a 0-byte MPI_Send
+ * ammpi:
  *   ammpi_short   ammpi Short request answered by a Short reply (no payload)
  *   ammpi_medium  ammpi Medium request of n bytes (n <= 65000), Short reply
  *   ammpi_long    ammpi Long request of n bytes into rank 1's segment (split
  *                 into 1 MiB pieces above that), a Short reply per piece
+ * gasnet:
  *   am_short      GASNet AM Short request answered by a Short reply
  *   get, put      blocking gasnet_get, gasnet_put
  *   get_nb, put_nb     explicit handle: initiate, then gasnet_wait_syncnb
@@ -126,13 +130,14 @@ int main(int argc, char **argv)
 {
     bench_opts_t o;
     bench_parse(argc, argv, &o, OP_NAMES);
-    layers_start(&argc, &argv, (uintptr_t)o.max_size); /* one message each way */
+    layers_start(&argc, &argv, layer_arg(o.layer), (uintptr_t)o.max_size); /* one message */
+    check_ops(&o, ops, NOPS);
     lbuf = lseg;
     rbuf = rseg;
     char settings[256];
     snprintf(settings, sizeof settings,
-             "iters=%ld knee=%ld min_iters=%ld reps=%d sizes=%ld..%ld depth=%d",
-             o.iters, o.knee, o.min_iters, o.reps, o.min_size, o.max_size, depth);
+             "layer=%s iters=%ld knee=%ld min_iters=%ld reps=%d sizes=%ld..%ld depth=%d",
+             o.layer, o.iters, o.knee, o.min_iters, o.reps, o.min_size, o.max_size, depth);
     FILE *csv = NULL;
     if (me == ACTIVE) {
         bench_describe(stdout, argc, argv, settings);
