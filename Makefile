@@ -15,14 +15,15 @@ PREFIX ?= /usr/local/gasnet
 FLAVORS := opt debug
 MAKEFLAGS += --no-print-directory
 
-.PHONY: all deps check check-quick check-asan check-tsan bench install clean $(addprefix build-,$(FLAVORS) asan tsan)
+BUILDS := $(addprefix build-,opt debug asan tsan)
+.PHONY: all deps check check-quick check-asan check-tsan bench install clean $(BUILDS)
 
 all: $(addprefix build-,$(FLAVORS))
 
 deps:
 	@./scripts/install-deps.sh
 
-build-%:
+$(BUILDS): build-%:
 	@$(MAKE) -f mk/flavor.mk FLAVOR=$*
 
 check: deps

@@ -59,6 +59,11 @@ void ammpi_config_default(ammpi_config_t *cfg);
 int ammpi_open(ammpi_ep_t **ep, MPI_Comm parent, const ammpi_config_t *cfg);
 /* Collective: waits for this rank's sends to complete, frees everything. */
 int ammpi_close(ammpi_ep_t *ep);
+/* For a process about to end without ammpi_close: cancels the endpoint's
+ * posted receives so that MPI_Finalize finds no pending request, and
+ * returns with the endpoint locked for good, so that no other thread makes
+ * MPI calls through it any more. */
+void ammpi_cancel_receives(ammpi_ep_t *ep);
 
 int ammpi_rank(const ammpi_ep_t *ep);
 int ammpi_size(const ammpi_ep_t *ep);

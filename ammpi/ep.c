@@ -215,6 +215,22 @@ int ammpi_close(ammpi_ep_t *ep)
     return AMMPI_OK;
 }
 
+void ammpi_cancel_receives(ammpi_ep_t *ep)
+{
+    LOCK(ep);
+    for (unsigned i = 0; i < ep->posted_count; i++) {
+        int slot = ep->posted[(ep->posted_head + i) % (unsigned)ep->nrecv];
+        MPI_Cancel(&ep->recv_req[slot]);
+        MPI_Request_free(&ep->recv_req[slot]);
+    }
+    ep->posted_count = 0;
+    for (pending_t *p = ep->pending; p; p = p->next) {
+        MPI_Cancel(&p->req);
+        MPI_Request_free(&p->req);
+    }
+    ep->pending = NULL;
+}
+
 int ammpi_rank(const ammpi_ep_t *ep) { return ep->rank; }
 int ammpi_size(const ammpi_ep_t *ep) { return ep->size; }
 MPI_Comm ammpi_comm(const ammpi_ep_t *ep) { return ep->comm; }

@@ -75,6 +75,7 @@ static int request(int kind, gasnet_node_t dest, gasnet_handler_t handler, void 
     if (rc != GASNET_OK) return rc;
     int32_t args[16];
     collect_args(ap, numargs, args);
+    gasnetc_in_mpi++;
     switch (kind) {
     case SHORT: rc = ammpi_request_short(gasnetc_ep, (int)dest, handler, numargs, args); break;
     case MEDIUM:
@@ -88,6 +89,7 @@ static int request(int kind, gasnet_node_t dest, gasnet_handler_t handler, void 
         rc = ammpi_request_long_async(gasnetc_ep, (int)dest, handler, src, nbytes, dest_addr,
                                       numargs, args);
     }
+    gasnetc_in_mpi--;
     return rc == AMMPI_OK ? GASNET_OK : gasneti_report(call, from_ammpi(rc), "transport error");
 }
 
@@ -178,7 +180,9 @@ int gasnetc_AMReplyLongM(gasnet_token_t token, gasnet_handler_t handler, void *s
 /* Every poll also serves exit notices and advances a pending barrier. */
 int gasneti_poll(void)
 {
+    gasnetc_in_mpi++;
     int rc = ammpi_poll(gasnetc_ep);
+    gasnetc_in_mpi--;
     gasnetc_exit_poll();
     gasnete_barrier_progress();
     return rc == AMMPI_OK ? GASNET_OK : GASNET_ERR_BAD_ARG;
@@ -186,7 +190,9 @@ int gasneti_poll(void)
 
 void gasneti_poll_wait(int *idle)
 {
+    gasnetc_in_mpi++;
     ammpi_poll_wait(gasnetc_ep, idle);
+    gasnetc_in_mpi--;
     gasnetc_exit_poll();
     gasnete_barrier_progress();
 }

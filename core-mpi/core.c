@@ -159,11 +159,11 @@ const char *gasneti_getenv_str(const char *key, const char *dflt)
     return v ? v : dflt;
 }
 
-/* Reads an integer setting and dies with a clear message if it is outside
- * [lo, hi]. */
-static int getenv_ranged(const char *key, int dflt, int lo, int hi)
+/* Reads a count (or, with is_size, a byte size such as 16K) and dies with a
+ * clear message if it is outside [lo, hi]. */
+static int getenv_ranged(const char *key, int dflt, int lo, int hi, int is_size)
 {
-    int64_t v = gasneti_getenv_size(key, dflt);
+    int64_t v = is_size ? gasneti_getenv_size(key, dflt) : gasneti_getenv_int(key, dflt);
     if (v < lo || v > hi)
         gasneti_fatalerror("%s=%lld is out of range: use a value in [%d, %d]", key, (long long)v,
                            lo, hi);
@@ -172,8 +172,7 @@ static int getenv_ranged(const char *key, int dflt, int lo, int hi)
 
 /* ---- MPI start-up */
 
-static int we_started_mpi;
-int gasnetc_mpi_started_by_us(void) { return we_started_mpi; }
+int gasnetc_mpi_started;
 
 static int thread_level(const char *name)
 {
@@ -218,7 +217,7 @@ static void start_mpi(int *argc, char ***argv, int need_threads)
                            "or MULTIPLE", want);
     if (MPI_Init_thread(argc, argv, requested, &provided) != MPI_SUCCESS)
         gasneti_fatalerror("gasnet_init: MPI_Init_thread failed");
-    we_started_mpi = 1;
+    gasnetc_mpi_started = 1;
     if (provided < required)
         gasneti_fatalerror("gasnet_init: this GASNet mode needs %s, MPI provides only %s",
                            level_name(required), level_name(provided));
@@ -273,11 +272,11 @@ static void open_endpoint(int thread_safe)
 {
     ammpi_config_t cfg;
     ammpi_config_default(&cfg);
-    cfg.depth = getenv_ranged("GASNET_NETWORKDEPTH", 16, 1, 4096);
-    cfg.credits_pp = getenv_ranged("AMMPI_CREDITS_PP", cfg.depth, 1, 4096);
-    cfg.eager_size = getenv_ranged("AMMPI_EAGER_SIZE", 4096, 0, AMMPI_MAX_MEDIUM);
-    cfg.recv_buffers = getenv_ranged("AMMPI_RECV_BUFFERS", 0, 0, 1 << 20);
-    cfg.spin_polls = getenv_ranged("GASNET_SPIN_POLLS", 64, 0, INT_MAX);
+    cfg.depth = getenv_ranged("GASNET_NETWORKDEPTH", 16, 1, 4096, 0);
+    cfg.credits_pp = getenv_ranged("AMMPI_CREDITS_PP", cfg.depth, 1, 4096, 0);
+    cfg.eager_size = getenv_ranged("AMMPI_EAGER_SIZE", 4096, 0, AMMPI_MAX_MEDIUM, 1);
+    cfg.recv_buffers = getenv_ranged("AMMPI_RECV_BUFFERS", 0, 0, 1 << 20, 0);
+    cfg.spin_polls = getenv_ranged("GASNET_SPIN_POLLS", 64, 0, INT_MAX, 0);
     cfg.thread_safe = thread_safe;
     default_spin_polls = cfg.spin_polls;
     if (ammpi_open(&gasnetc_ep, gasnetc_comm, &cfg) != AMMPI_OK)
@@ -305,6 +304,7 @@ int gasnet_init(int *argc, char ***argv)
     threaded = 1;
 #endif
     threaded |= gasnetc_progress_thread_wanted();
+    gasnetc_in_mpi++;
     start_mpi(argc, argv, threaded);
     MPI_Comm_dup(MPI_COMM_WORLD, &gasnetc_comm);
     MPI_Comm_set_errhandler(gasnetc_comm, MPI_ERRORS_RETURN);
@@ -325,6 +325,7 @@ int gasnet_init(int *argc, char ***argv)
     open_endpoint(threaded);
     ammpi_set_error_handler(gasnetc_ep, wire_error);
     gasnetc_exit_init();
+    gasnetc_in_mpi--;
     return GASNET_OK;
 }
 
@@ -397,6 +398,9 @@ static void register_internal(const gasneti_handler_t *table)
     for (; table->index; table++) ammpi_set_handler(gasnetc_ep, table->index, table->fn);
 }
 
+static int attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize,
+                  uintptr_t minheapoffset);
+
 int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize,
                   uintptr_t minheapoffset)
 {
@@ -404,6 +408,16 @@ int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsiz
     if (!gasneti_init_done) return gasneti_report(call, GASNET_ERR_NOT_INIT, "called before gasnet_init");
     if (gasneti_attach_done) return gasneti_report(call, GASNET_ERR_NOT_INIT, "called a second time");
     GASNETI_CHECK_MAY_COMMUNICATE(call);
+    gasnetc_in_mpi++;
+    int rc = attach(table, numentries, segsize, minheapoffset);
+    gasnetc_in_mpi--;
+    return rc;
+}
+
+static int attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize,
+                  uintptr_t minheapoffset)
+{
+    const char *call = "gasnet_attach";
     int rc = GASNET_OK;
     int *index = calloc(numentries > 0 ? (size_t)numentries : 1, sizeof *index);
     void *segbase = NULL;
@@ -463,7 +477,7 @@ int gasnet_getSegmentInfo(gasnet_seginfo_t *seginfo_table, int numentries)
         return gasneti_report(call, GASNET_ERR_BAD_ARG, "bad table (%p, %d entries)",
                               (void *)seginfo_table, numentries);
     size_t n = (size_t)numentries < gasneti_nodes ? (size_t)numentries : gasneti_nodes;
-    memcpy(seginfo_table, gasneti_seginfo, n * sizeof *seginfo_table);
+    if (n) memcpy(seginfo_table, gasneti_seginfo, n * sizeof *seginfo_table);
     return GASNET_OK;
 }
 
@@ -475,7 +489,7 @@ int gasnet_getNodeInfo(gasnet_nodeinfo_t *nodeinfo_table, int numentries)
         return gasneti_report(call, GASNET_ERR_BAD_ARG, "bad table (%p, %d entries)",
                               (void *)nodeinfo_table, numentries);
     size_t n = (size_t)numentries < gasneti_nodes ? (size_t)numentries : gasneti_nodes;
-    memcpy(nodeinfo_table, gasneti_nodeinfo, n * sizeof *nodeinfo_table);
+    if (n) memcpy(nodeinfo_table, gasneti_nodeinfo, n * sizeof *nodeinfo_table);
     return GASNET_OK;
 }
 

@@ -119,9 +119,13 @@ static void arm_failsafe(void)
 
 /* The first thread to get here ends the process; any other thread that
  * calls gasnet_exit meanwhile waits here forever. */
+static int exiting; /* MPI_Finalize below must not run the client-finalize hook */
+__thread int gasnetc_in_mpi;
+
 static __attribute__((__noreturn__)) void do_exit(int code, int origin)
 {
     pthread_mutex_lock(&exit_lock);
+    exiting = 1;
     adopt(code, origin);
     arm_failsafe();
     fflush(NULL);
@@ -143,12 +147,25 @@ static __attribute__((__noreturn__)) void do_exit(int code, int origin)
         usleep(200);
     }
     fflush(NULL);
+    /* Every node is exiting too: finalize MPI together (if GASNet started
+     * it), which launchers take as a normal end. Some node did not answer
+     * (it computes without polling): MPI_Abort, the one way to have the
+     * launcher end it and still report this exit code. */
+    ammpi_cancel_receives(gasnetc_ep);
+    if (nheard < (long)gasneti_nodes - 1) MPI_Abort(MPI_COMM_WORLD, exit_code);
+    if (gasnetc_mpi_started) {
+        MPI_Cancel(&inreq);
+        MPI_Request_free(&inreq);
+        MPI_Finalize();
+    }
     _exit(exit_code);
 }
 
 void gasnet_exit(int code)
 {
-    if (!gasneti_init_done) {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (!gasneti_init_done || finalized) {
         fflush(NULL);
         _exit(code);
     }
@@ -169,8 +186,62 @@ static void at_process_exit(int status, void *arg)
 {
     (void)arg;
     int finalized = 0;
+    if (exiting || gasnetc_in_mpi) return; /* MPI itself is ending the process */
     MPI_Finalized(&finalized);
     if (!finalized && gasnetc_comm != MPI_COMM_NULL) gasnet_exit(status);
+}
+
+/* Termination signals: as the spec has it, SIGTERM, SIGINT and SIGHUP
+ * become SIGQUIT, which the client may catch; if it does not, the node
+ * ends with status 128 + the signal and the launcher ends the rest. Only
+ * async-signal-safe calls here. */
+static volatile sig_atomic_t first_signal;
+
+static void on_sigquit(int sig)
+{
+    int s = first_signal ? first_signal : sig;
+    char msg[] = "GASNet: node terminated by signal   \n";
+    msg[sizeof msg - 4] = (char)('0' + s / 10);
+    msg[sizeof msg - 3] = (char)('0' + s % 10);
+    ssize_t rc = write(2, msg, sizeof msg - 1);
+    (void)rc;
+    _exit(128 + s);
+}
+
+static void on_termination(int sig)
+{
+    if (!first_signal) first_signal = sig;
+    raise(SIGQUIT);
+}
+
+static void catch_signal(int sig, void (*fn)(int))
+{
+    struct sigaction old, sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = fn;
+    sigemptyset(&sa.sa_mask);
+    if (sigaction(sig, NULL, &old) == 0 && old.sa_handler == SIG_IGN) return; /* keep nohup */
+    sigaction(sig, &sa, NULL);
+}
+
+/* MPI_Finalize deletes MPI_COMM_SELF's attributes first, so this runs when
+ * a client that shares MPI with GASNet finalizes it (every node does, it is
+ * collective): GASNet shuts down with it, cleanly. */
+static int at_mpi_finalize(MPI_Comm comm, int key, void *val, void *extra)
+{
+    (void)comm;
+    (void)key;
+    (void)val;
+    (void)extra;
+    if (exiting || gasnetc_comm == MPI_COMM_NULL) return MPI_SUCCESS;
+    gasnetc_progress_stop();
+    ammpi_close(gasnetc_ep);
+    gasnetc_ep = NULL;
+    MPI_Cancel(&inreq);
+    MPI_Request_free(&inreq);
+    MPI_Comm_free(&gasnetc_comm);
+    gasneti_attach_done = 0;
+    return MPI_SUCCESS;
 }
 
 void gasnetc_exit_init(void)
@@ -186,4 +257,11 @@ void gasnetc_exit_init(void)
     if (!outmsg || !outreq || !heard) gasneti_fatalerror("gasnet_init: out of memory");
     MPI_Irecv(inmsg, 3, MPI_INT, MPI_ANY_SOURCE, TAG_EXIT, gasnetc_comm, &inreq);
     on_exit(at_process_exit, NULL);
+    catch_signal(SIGQUIT, on_sigquit);
+    catch_signal(SIGTERM, on_termination);
+    catch_signal(SIGINT, on_termination);
+    catch_signal(SIGHUP, on_termination);
+    int key;
+    MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, at_mpi_finalize, &key, NULL);
+    MPI_Comm_set_attr(MPI_COMM_SELF, key, NULL);
 }

@@ -17,6 +17,7 @@ extern int gasneti_attach_done; /* gasnet_attach succeeded */
 extern gasnet_seginfo_t *gasneti_seginfo;   /* every node's segment */
 extern gasnet_nodeinfo_t *gasneti_nodeinfo; /* every node's host grouping */
 extern int gasneti_wait_mode;
+extern int gasnetc_mpi_started; /* GASNet called MPI_Init, so it finalizes MPI too */
 
 /* Prints "*** FATAL ERROR: node N of M: ..." and aborts the whole job. */
 void gasneti_fatalerror(const char *fmt, ...)
@@ -53,6 +54,10 @@ int gasneti_poll(void); /* one poll; also services exit requests */
 void gasneti_poll_wait(int *idle); /* one iteration of a wait loop */
 
 /* ---- exit (exit.c) */
+/* Non-zero while this thread is inside an MPI call GASNet made: MPI may call
+ * exit() from there when the job aborts, and the exit hook must then leave
+ * MPI alone. */
+extern __thread int gasnetc_in_mpi;
 void gasnetc_exit_init(void);       /* at gasnet_init: exit channel, on_exit */
 extern volatile int gasnetc_exit_requested; /* a peer asked this node to exit */
 void gasnetc_exit_now(void) __attribute__((__noreturn__));

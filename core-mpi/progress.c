@@ -36,7 +36,9 @@ static void *progress_main(void *arg)
     int idle = 0;
     const ammpi_config_t *cfg = ammpi_config(gasnetc_ep);
     while (__atomic_load_n(&running, __ATOMIC_ACQUIRE)) {
+        gasnetc_in_mpi++;
         int handled = ammpi_poll_count(gasnetc_ep);
+        gasnetc_in_mpi--;
         gasnetc_exit_poll();
         if (handled > 0) {
             idle = 0;

@@ -7,7 +7,10 @@
 FLAVOR ?= opt
 B := build/$(FLAVOR)
 CC := mpicc
-CXX := mpicxx
+# Tools-only programs need no MPI (and MPI's UCX memory hooks crash under
+# ThreadSanitizer): plain compilers build them.
+TOOLS_CC := cc
+TOOLS_CXX := c++
 PREFIX ?= /usr/local/gasnet
 
 CFLAGS_opt := -O2 -g
@@ -54,16 +57,17 @@ TEST_BINS := $(patsubst tests/%.c,$(B)/tests/%,$(AMMPI_TESTS)) \
 BENCH_BINS := $(patsubst %.c,$(B)/%,$(BENCH_SRCS))
 
 .PHONY: all install
-all: $(LIBAMMPI) $(GASNET_LIBS) $(TOOLS_LIBS) $(TEST_BINS) $(BENCH_BINS) $(B)/flags.mk
+all: $(LIBAMMPI) $(GASNET_LIBS) $(TOOLS_LIBS) $(TEST_BINS) $(BENCH_BINS) $(B)/flags.sh
 
 $(CONFIG_H): mk/flavor.mk scripts/gen-config.sh
 	@mkdir -p $(dir $@)
 	@scripts/gen-config.sh $(DEBUG_DEF) "$(HAVE_OFI)" "$(HAVE_VERBS)" "$(HAVE_HWLOC)" > $@.tmp && mv $@.tmp $@
 
-# What tests/run.sh and scripts/install.sh need to know about this build.
-$(B)/flags.mk: mk/flavor.mk
+# What scripts/install.sh and the tests need to know about this build, as
+# shell assignments.
+$(B)/flags.sh: mk/flavor.mk
 	@mkdir -p $(dir $@)
-	@printf 'CC=%s\nCFLAGS=%s\nLDFLAGS=%s\nNATIVE_LIBS=%s\nDEBUG_DEF=%s\n' \
+	@printf "CC='%s'\nCFLAGS='%s'\nLDFLAGS='%s'\nNATIVE_LIBS='%s'\nDEBUG_DEF='%s'\n" \
 	    '$(CC)' '$(CFLAGS)' '$(LDFLAGS)' '$(NATIVE_LIBS)' '$(DEBUG_DEF)' > $@
 
 $(B)/obj/ammpi/%.o: ammpi/%.c $(CONFIG_H)
@@ -115,29 +119,32 @@ endef
 $(foreach m,seq par,$(eval $(call test_rules,$(m))))
 
 # Tools-only tests (tests/tools_*.c, *.cc) use no GASNet: each is built
-# against libgasnet_tools-seq.a and -par.a. The SEQ build drops -pthread,
-# whose _REENTRANT would make gasnet_tools.h choose the PAR model.
+# against libgasnet_tools-seq.a and -par.a. The SEQ build compiles and
+# links without -pthread, whose _REENTRANT would make gasnet_tools.h choose
+# the PAR model.
 TOOLS_PAR_DEF := -DGASNETT_THREAD_SAFE=1 -D_REENTRANT
 CXXFLAGS := $(filter-out -std=gnu11,$(CFLAGS)) -std=gnu++11
 TOOLS_HDRS := tools/gasnet_tools.h $(CONFIG_H)
 $(B)/tests/tools/%-seq: tests/%.c $(B)/lib/libgasnet_tools-seq.a $(TOOLS_HDRS)
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
-	@$(CC) $(CPPFLAGS) $(filter-out -pthread,$(CFLAGS)) $< -o $@ $(LDFLAGS) $(B)/lib/libgasnet_tools-seq.a
+	@$(TOOLS_CC) $(CPPFLAGS) $(filter-out -pthread,$(CFLAGS)) $< -o $@ $(filter-out -pthread,$(LDFLAGS)) $(B)/lib/libgasnet_tools-seq.a
 $(B)/tests/tools/%-par: tests/%.c $(B)/lib/libgasnet_tools-par.a $(TOOLS_HDRS)
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
-	@$(CC) $(CPPFLAGS) $(TOOLS_PAR_DEF) $(CFLAGS) $< -o $@ $(LDFLAGS) $(B)/lib/libgasnet_tools-par.a
+	@$(TOOLS_CC) $(CPPFLAGS) $(TOOLS_PAR_DEF) $(CFLAGS) $< -o $@ $(LDFLAGS) $(B)/lib/libgasnet_tools-par.a
 $(B)/tests/tools/%-seq: tests/%.cc $(B)/lib/libgasnet_tools-seq.a $(TOOLS_HDRS)
 	@mkdir -p $(dir $@)
-	$(CXX) $(CPPFLAGS) $(filter-out -pthread,$(CXXFLAGS)) $< -o $@ $(LDFLAGS) $(B)/lib/libgasnet_tools-seq.a
+	@echo "  LINK    $@"
+	@$(TOOLS_CXX) $(CPPFLAGS) $(filter-out -pthread,$(CXXFLAGS)) $< -o $@ $(filter-out -pthread,$(LDFLAGS)) $(B)/lib/libgasnet_tools-seq.a
 $(B)/tests/tools/%-par: tests/%.cc $(B)/lib/libgasnet_tools-par.a $(TOOLS_HDRS)
 	@mkdir -p $(dir $@)
-	$(CXX) $(CPPFLAGS) $(TOOLS_PAR_DEF) $(CXXFLAGS) $< -o $@ $(LDFLAGS) $(B)/lib/libgasnet_tools-par.a
+	@echo "  LINK    $@"
+	@$(TOOLS_CXX) $(CPPFLAGS) $(TOOLS_PAR_DEF) $(CXXFLAGS) $< -o $@ $(LDFLAGS) $(B)/lib/libgasnet_tools-par.a
 # Compile-time checks of gasnet_tools.h in each context (see the script).
 $(B)/tests/tools/headercheck.ok: tests/tools_headercheck.sh $(TOOLS_HDRS)
 	@mkdir -p $(dir $@)
-	@tests/tools_headercheck.sh "$(CC)" "$(CXX)" "$(CPPFLAGS) $(filter-out -pthread,$(CFLAGS))" $(dir $@)hc
+	@tests/tools_headercheck.sh "$(TOOLS_CC)" "$(TOOLS_CXX)" "$(CPPFLAGS) $(filter-out -pthread,$(CFLAGS))" $(dir $@)hc
 	@touch $@
 
 # Benchmarks: SEQ clients.
@@ -146,7 +153,7 @@ $(B)/bench/%: bench/%.c $(B)/lib/libgasnet-mpi-seq.a $(LIBAMMPI) $(wildcard benc
 	@echo "  LINK    $@"
 	@$(CC) $(CPPFLAGS) -Ibench $(MODE_DEF_seq) $(CFLAGS) $< -o $@ $(LDFLAGS) $(B)/lib/libgasnet-mpi-seq.a $(LIBAMMPI) $(NATIVE_LIBS) -lm
 
-install: $(LIBAMMPI) $(GASNET_LIBS) $(TOOLS_LIBS) $(B)/flags.mk
+install: $(LIBAMMPI) $(GASNET_LIBS) $(TOOLS_LIBS) $(B)/flags.sh
 	@scripts/install.sh "$(PREFIX)" "$(B)"
 
 -include $(shell find $(B)/obj -name '*.d' 2>/dev/null)

@@ -1,23 +1,24 @@
 # Test harness, sourced by tests/run.sh.
 #
-#   t NAME RANKS [-x CODE|nonzero] [-g REGEX] [-T SECONDS] [-e VAR=VALUE]... -- PROG [ARGS]
+#   t NAME RANKS [-x CODE[,CODE...]|nonzero] [-g REGEX]... [-T SECONDS] [-e VAR=VALUE]... -- PROG [ARGS]
+#   s NAME [-T SECONDS] -- CMD [ARGS]
 #
 # Runs PROG on RANKS processes through launch/gasnetrun_mpi under a timeout,
-# and passes when the job exits with the expected status (default 0), its
-# output matches REGEX (if given) and no process of it is left behind. Logs
+# and passes when the job exits with an expected status (default 0), its
+# output matches every REGEX given and no process of it is left behind. Logs
 # go to build/<flavour>/logs/. `finish` prints "N passed, N failed".
 passed=0
 failed=0
 failures=()
 
 t() {
-    local name=$1 ranks=$2 expect=0 pattern="" limit=${TEST_TIMEOUT:-120}
-    local envs=()
+    local name=$1 ranks=$2 expect=0 limit=${TEST_TIMEOUT:-120}
+    local envs=() patterns=()
     shift 2
     while [ $# -gt 0 ]; do
         case "$1" in
             -x) expect=$2; shift 2 ;;
-            -g) pattern=$2; shift 2 ;;
+            -g) patterns+=("$2"); shift 2 ;;
             -T) limit=$2; shift 2 ;;
             -e) envs+=("$2"); shift 2 ;;
             --) shift; break ;;
@@ -29,19 +30,22 @@ t() {
     mkdir -p "$B/logs"
     local start end rc reason=""
     start=$(date +%s%N)
-    env "${envs[@]}" timeout -k 5 "$limit" launch/gasnetrun_mpi -n "$ranks" "$@" > "$log" 2>&1
+    env "${envs[@]}" timeout -k 5 "$limit" launch/gasnetrun_mpi -n "$ranks" "$@" > "$log" 2>&1 < /dev/null
     rc=$?
     end=$(date +%s%N)
     if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
         reason="timed out after ${limit}s"
     elif [ "$expect" = nonzero ]; then
         [ $rc -ne 0 ] || reason="exit status 0, expected non-zero"
-    elif [ $rc -ne "$expect" ]; then
+    elif [[ ",$expect," != *",$rc,"* ]]; then
         reason="exit status $rc, expected $expect"
     fi
-    if [ -z "$reason" ] && [ -n "$pattern" ] && ! grep -Eq -- "$pattern" "$log"; then
-        reason="output lacks /$pattern/"
-    fi
+    local pattern
+    for pattern in "${patterns[@]}"; do
+        if [ -z "$reason" ] && ! grep -Eq -- "$pattern" "$log"; then
+            reason="output lacks /$pattern/"
+        fi
+    done
     # No process of the job may outlive it.
     local prog=$1 waited=0
     while pgrep -f -- "$prog" >/dev/null 2>&1 && [ $waited -lt 20 ]; do
@@ -61,6 +65,28 @@ t() {
         failed=$((failed + 1))
         failures+=("$label: $reason")
         printf 'FAIL %s: %s (log %s)\n' "$label" "$reason" "$log"
+        tail -n 15 "$log" | sed 's/^/    | /'
+    fi
+}
+
+# s NAME [-T SECONDS] -- CMD [ARGS]: a test that is a script or program
+# run directly (not through the launcher); passes when it exits with 0.
+s() {
+    local name=$1 limit=${TEST_TIMEOUT:-300}
+    shift
+    if [ "$1" = -T ]; then limit=$2; shift 2; fi
+    [ "$1" = -- ] && shift
+    local log="$B/logs/$name.log" rc
+    mkdir -p "$B/logs"
+    timeout -k 5 "$limit" "$@" > "$log" 2>&1 < /dev/null
+    rc=$?
+    if [ $rc -eq 0 ]; then
+        passed=$((passed + 1))
+        printf 'PASS [%s] %s\n' "$FLAVOR" "$name"
+    else
+        failed=$((failed + 1))
+        failures+=("[$FLAVOR] $name: exit status $rc")
+        printf 'FAIL [%s] %s: exit status %s (log %s)\n' "$FLAVOR" "$name" "$rc" "$log"
         tail -n 15 "$log" | sed 's/^/    | /'
     fi
 }

@@ -16,6 +16,9 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1:suppressions=$PWD/tests/tsan.supp}
 for FLAVOR in "${flavors[@]}"; do
     B=build/$FLAVOR
+    # UCX (under MPICH) hooks madvise() for its memory events; the hook
+    # crashes new threads under ThreadSanitizer.
+    if [ "$FLAVOR" = tsan ]; then export UCX_MEM_EVENTS=${UCX_MEM_EVENTS:-no}; fi
     if [ ! -d "$B/tests" ]; then
         echo "run.sh: $B is not built (make build-$FLAVOR)" >&2
         exit 1

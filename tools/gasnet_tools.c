@@ -24,8 +24,10 @@
  *       when gasnett_verboseenv() > 0, once per key. Every
  *       gasnett_getenv_*_withdefault reports through it, and the core calls
  *       it for its own settings, so each setting read is shown once with
- *       its value and whether it was the default. A key queried while
- *       reporting is off (before init) is shown at its next query.
+ *       its value and whether it was the default. Keys seen while
+ *       gasnett_verboseenv() is -1 (libgasnet before gasnet_init: the
+ *       library returns -1 itself there until the hook is set) are kept
+ *       and printed, in order, with the first report after init.
  *
  * gasnett_fatalerror prints "*** FATAL ERROR: <msg>", then honours
  * GASNET_FREEZE_ON_ERROR and GASNET_BACKTRACE, then calls abort().
@@ -400,43 +402,69 @@ static int parse_yesno(const char *s)
 
 int gasnett_verboseenv(void)
 {
-    const char *v;
     if (gasneti_tools_verboseenv_hook) return gasneti_tools_verboseenv_hook();
-    v = gasnett_getenv("GASNET_VERBOSEENV");
-    return v && *v && parse_yesno(v) != 0;
+#if defined(GASNET_SEQ) || defined(GASNET_PAR) || defined(GASNET_PARSYNC)
+    return -1; /* in libgasnet, before gasnet_init has set the hook */
+#else
+    {
+        const char *v = gasnett_getenv("GASNET_VERBOSEENV");
+        return v && *v && parse_yesno(v) != 0;
+    }
+#endif
 }
 
-/* Keys already reported; kept for the life of the process. */
-struct shown_key {
-    struct shown_key *next;
+/* Every key queried while the answer may still come (gasnett_verboseenv()
+ * is -1, before gasnet_init), in query order, kept for the life of the
+ * process: a setting read before init is reported with the first report
+ * after it. */
+struct env_key {
+    struct env_key *next;
+    int shown, is_default;
+    char *value;
     char name[];
 };
-static struct shown_key *shown_keys;
-static pthread_mutex_t shown_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct env_key *env_keys, **env_keys_tail = &env_keys;
+static pthread_mutex_t env_keys_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void env_key_print(struct env_key *k)
+{
+    fprintf(stderr, "ENV parameter: %s = %s%s\n", k->name, k->value, k->is_default ? "   (default)" : "");
+    k->shown = 1;
+}
 
 void gasneti_envdisplay(const char *key, const char *value, int is_default)
 {
-    struct shown_key *k;
+    struct env_key *k;
+    int verbose = gasnett_verboseenv();
     size_t len = strlen(key);
 
-    if (gasnett_verboseenv() <= 0) return;
-    pthread_mutex_lock(&shown_lock);
-    for (k = shown_keys; k; k = k->next) {
+    if (verbose == 0) return;
+    /* Printed under the lock, so that two threads cannot both report a key. */
+    pthread_mutex_lock(&env_keys_lock);
+    for (k = env_keys; k; k = k->next) {
         if (!strcmp(k->name, key)) break;
     }
     if (!k) {
-        /* Printed under the lock, so two threads cannot both report a key.
-         * Out of memory only means the key may be reported again. */
-        fprintf(stderr, "ENV parameter: %s = %s%s\n", key, value, is_default ? "   (default)" : "");
-        fflush(stderr);
-        k = (struct shown_key *)malloc(sizeof *k + len + 1);
-        if (k) {
-            memcpy(k->name, key, len + 1);
-            k->next = shown_keys;
-            shown_keys = k;
+        k = (struct env_key *)malloc(sizeof *k + len + 1);
+        if (k) k->value = strdup(value);
+        if (!k || !k->value) {
+            pthread_mutex_unlock(&env_keys_lock);
+            gasnett_fatalerror("out of memory recording environment setting %s", key);
         }
+        memcpy(k->name, key, len + 1);
+        k->shown = 0;
+        k->is_default = is_default;
+        k->next = NULL;
+        *env_keys_tail = k;
+        env_keys_tail = &k->next;
     }
-    pthread_mutex_unlock(&shown_lock);
+    if (verbose > 0) {
+        for (k = env_keys; k; k = k->next) {
+            if (!k->shown) env_key_print(k);
+        }
+        fflush(stderr);
+    }
+    pthread_mutex_unlock(&env_keys_lock);
 }
 
 void gasnett_envstr_display(const char *key, const char *val, int is_dflt)
@@ -521,6 +549,7 @@ static int bt_list[BT_MAX_LIST];
 static int bt_count = -1; /* -1 until gasnett_backtrace_init */
 static int bt_enabled;    /* GASNET_BACKTRACE: backtrace on fatal errors */
 static pthread_mutex_t bt_lock = PTHREAD_MUTEX_INITIALIZER;
+static __thread int bt_reading; /* this thread is reading the settings */
 
 static int bt_execinfo(int fd)
 {
@@ -539,15 +568,19 @@ static int bt_user_registered(void)
 void gasnett_backtrace_init(const char *exename)
 {
     char dflt[128], types[256], *tok, *save = NULL;
-    int count = 0;
+    int count = 0, enabled;
 
     (void)exename; /* only a debugger-driven mechanism would need it */
     snprintf(dflt, sizeof dflt, "EXECINFO%s%s", bt_user_registered() ? "," : "",
              bt_user_registered() ? gasnett_backtrace_user.name : "");
-    pthread_mutex_lock(&bt_lock);
-    __atomic_store_n(&bt_enabled, gasnett_getenv_yesno_withdefault("GASNET_BACKTRACE", 0),
-                     __ATOMIC_RELAXED);
+    /* Read before locking: a bad value is fatal, and the fatal error comes
+     * back here to backtrace (bt_reading stops it from asking again). */
+    bt_reading = 1;
+    enabled = gasnett_getenv_yesno_withdefault("GASNET_BACKTRACE", 0);
     snprintf(types, sizeof types, "%s", gasnett_getenv_withdefault("GASNET_BACKTRACE_TYPE", dflt));
+    bt_reading = 0;
+    pthread_mutex_lock(&bt_lock);
+    __atomic_store_n(&bt_enabled, enabled, __ATOMIC_RELAXED);
     for (tok = strtok_r(types, " ,|;", &save); tok && count < BT_MAX_LIST;
          tok = strtok_r(NULL, " ,|;", &save)) {
         int mech = -1;
@@ -585,7 +618,10 @@ int gasnett_print_backtrace(int fd)
 
 static int bt_print_ifenabled(int fd)
 {
-    if (__atomic_load_n(&bt_count, __ATOMIC_ACQUIRE) < 0) gasnett_backtrace_init(NULL);
+    if (__atomic_load_n(&bt_count, __ATOMIC_ACQUIRE) < 0) {
+        if (bt_reading) return 1;
+        gasnett_backtrace_init(NULL);
+    }
     if (!__atomic_load_n(&bt_enabled, __ATOMIC_RELAXED)) return 1;
     return gasnett_print_backtrace(fd);
 }

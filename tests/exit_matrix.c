@@ -1,0 +1,120 @@
+/* The exit matrix: how a job ends. Usage: exit_matrix CASE (2+ nodes)
+ *   collective    every node prints, then gasnet_exit(0) after a barrier -> 0
+ *   barrier       node 1 gasnet_exit(7) while the others wait in a barrier -> 7
+ *   compute       node 1 gasnet_exit(5) while the others compute without
+ *                 calling GASNet -> 5
+ *   handler       a request handler on node 1 calls gasnet_exit(9) -> 9
+ *   thread        a second thread of node 1 calls gasnet_exit(11) -> 11 (PAR)
+ *   concurrent    nodes 0 and 1 call gasnet_exit(3) and (4) at once -> 3 or 4
+ *   return        every node returns from main -> 0
+ *   exit-call     every node calls exit(6) -> 6
+ *   crash         node 1 dies of SIGSEGV while the others wait -> non-zero
+ *   killed        node 1 dies of SIGKILL while the others wait -> non-zero
+ *   failsafe      like compute, but the exit would wait 100 s for answers;
+ *                 GASNET_EXITTIMEOUT=1 forces it -> 3
+ *   before-attach node 1 gasnet_exit(13) between init and attach -> 13
+ *   forever       every node computes forever (the launcher gets a signal) */
+#include "test.h"
+
+#include <pthread.h>
+#include <signal.h>
+#include <unistd.h>
+
+enum { H_EXIT = 200 };
+static void exit_h(gasnet_token_t t, gasnet_handlerarg_t code)
+{
+    (void)t;
+    gasnet_exit(code);
+}
+
+static void *exit_thread(void *arg)
+{
+    (void)arg;
+    usleep(100000);
+    gasnet_exit(11);
+    return NULL;
+}
+
+static volatile unsigned long sink;
+static void compute_forever(void)
+{
+    for (;;) sink++;
+}
+
+static void poll_forever(void)
+{
+    for (;;) gasnet_AMPoll();
+}
+
+static void wait_in_barrier(void)
+{
+    gasnet_barrier_notify(1, 0);
+    gasnet_barrier_wait(1, 0);
+    printf("node %u: the barrier completed, which it must not\n", gasnet_mynode());
+    gasnet_exit(99);
+}
+
+int main(int argc, char **argv)
+{
+    const char *c = argc > 1 ? argv[1] : "";
+    gasnet_handlerentry_t table[] = {{H_EXIT, (void (*)())exit_h}};
+    if (!strcmp(c, "before-attach")) {
+        CHECK_OK(gasnet_init(&argc, &argv));
+        if (gasnet_mynode() == 1) gasnet_exit(13);
+        CHECK_OK(gasnet_attach(table, 1, 0, 0)); /* waits for node 1 forever */
+        gasnet_exit(98);
+    }
+    test_start(&argc, &argv, table, 1, 0);
+    gasnet_node_t me = gasnet_mynode();
+    CHECK(gasnet_nodes() >= 2, "needs 2 nodes");
+    BARRIER();
+    if (!strcmp(c, "collective")) {
+        for (int i = 0; i < 200; i++) printf("node %u line %d\n", me, i);
+        printf("bye from node %u\n", me);
+        BARRIER();
+        gasnet_exit(0);
+    } else if (!strcmp(c, "barrier")) {
+        if (me == 1) gasnet_exit(7);
+        wait_in_barrier();
+    } else if (!strcmp(c, "compute") || !strcmp(c, "failsafe")) {
+        if (me == 1) {
+            sleep(1); /* the others are computing by now */
+            gasnet_exit(c[0] == 'c' ? 5 : 3);
+        }
+        compute_forever();
+    } else if (!strcmp(c, "handler")) {
+        if (me == 0) gasnet_AMRequestShort1(1, H_EXIT, 9);
+        if (me == 1) poll_forever(); /* the handler runs here */
+        wait_in_barrier();
+    } else if (!strcmp(c, "thread")) {
+        pthread_t th;
+        if (me == 1) {
+            pthread_create(&th, NULL, exit_thread, NULL);
+            poll_forever();
+        }
+        wait_in_barrier();
+    } else if (!strcmp(c, "concurrent")) {
+        if (me == 0) gasnet_exit(3);
+        if (me == 1) gasnet_exit(4);
+        wait_in_barrier();
+    } else if (!strcmp(c, "return")) {
+        printf("node %u returns\n", me);
+        BARRIER();
+        return 0;
+    } else if (!strcmp(c, "exit-call")) {
+        BARRIER();
+        exit(6);
+    } else if (!strcmp(c, "crash") || !strcmp(c, "killed")) {
+        if (me == 1) {
+            fflush(NULL);
+            raise(c[0] == 'c' ? SIGSEGV : SIGKILL);
+        }
+        wait_in_barrier();
+    } else if (!strcmp(c, "forever")) {
+        printf("node %u computes\n", me);
+        fflush(stdout);
+        compute_forever();
+    }
+    CHECK(0, "unknown case '%s'", c);
+    return 1;
+}
