@@ -56,10 +56,17 @@ bench() {
 
 wants() { case " $only " in *" $1 "*) return 0 ;; esac; return 1; }
 
-# merge PART CSV: appends the CSV file PART to CSV (its header only once).
-merge() {
-    if [ -f "$2" ]; then grep -v '^bench,' "$1" >> "$2"; else cat "$1" > "$2"; fi
-    rm -f "$1"
+# job LOG CSV COMMAND...: runs a benchmark that writes $out/part.csv and
+# appends that to CSV (its header only once), even when the job failed
+# late: whatever it measured is kept.
+job() {
+    local log=$1 csv=$2
+    shift 2
+    rm -f "$out/part.csv"
+    bench "$log" "$@" -c "$out/part.csv"
+    [ -f "$out/part.csv" ] || return
+    if [ -f "$csv" ]; then grep -v '^bench,' "$out/part.csv" >> "$csv"; else cat "$out/part.csv" > "$csv"; fi
+    rm -f "$out/part.csv"
 }
 
 # Each job measures one layer alone (see bench/layers.h for why).
@@ -95,8 +102,7 @@ if [ "$tables_only" = 0 ]; then
         : > "$out/pingpong.log"
         rm -f "$out/pingpong.csv"
         for l in $layers; do
-            bench "$out/pingpong.log" $run -n 2 $B/pingpong/pingpong -l $l "${common[@]}" \
-                -c "$out/part.csv" && merge "$out/part.csv" "$out/pingpong.csv"
+            job "$out/pingpong.log" "$out/pingpong.csv" $run -n 2 $B/pingpong/pingpong -l $l "${common[@]}"
         done
         echo "pingpong: $(($(date +%s) - t)) s"
     fi
@@ -107,8 +113,8 @@ if [ "$tables_only" = 0 ]; then
             : > "$out/flood_d$d.log"
             rm -f "$out/flood_d$d.csv"
             for l in $layers; do
-                bench "$out/flood_d$d.log" GASNET_NETWORKDEPTH="$d" $run -n 2 $B/flood/flood -l $l \
-                    "${common[@]}" -c "$out/part.csv" && merge "$out/part.csv" "$out/flood_d$d.csv"
+                job "$out/flood_d$d.log" "$out/flood_d$d.csv" GASNET_NETWORKDEPTH="$d" \
+                    $run -n 2 $B/flood/flood -l $l "${common[@]}"
             done
             echo "flood, depth $d: $(($(date +%s) - t)) s"
         done
@@ -123,11 +129,10 @@ if [ "$tables_only" = 0 ]; then
             # milliseconds, so those runs get few iterations
             if [ "$n" -le "$cores" ]; then bi=(-n 2000 -r "$reps"); else bi=(-n 20 -r 3); fi
             for algo in AMDISSEM AMCENTRAL; do
-                bench "$out/barrier.log" GASNET_BARRIER=$algo $run -n "$n" $B/barrier/barrier \
-                    -l gasnet "${bi[@]}" -c "$out/part.csv" && merge "$out/part.csv" "$out/barrier.csv"
+                job "$out/barrier.log" "$out/barrier.csv" GASNET_BARRIER=$algo \
+                    $run -n "$n" $B/barrier/barrier -l gasnet "${bi[@]}"
             done
-            bench "$out/barrier.log" $run -n "$n" $B/barrier/barrier -l mpi "${bi[@]}" \
-                -c "$out/part.csv" && merge "$out/part.csv" "$out/barrier.csv"
+            job "$out/barrier.log" "$out/barrier.csv" $run -n "$n" $B/barrier/barrier -l mpi "${bi[@]}"
         done
         echo "barrier, 1..$barrier_ranks ranks: $(($(date +%s) - t)) s"
         if [ "$barrier_ranks" -gt "$cores" ]; then
