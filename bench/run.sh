@@ -31,6 +31,7 @@ while [ $# -gt 0 ]; do
         --only) only=$2; shift 2 ;;
         --quick) iters=1000 reps=3 knee=512 min_iters=5; shift ;;
         --tables) tables_only=1; shift ;;
+        -h|--help) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
         *) sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2 ;;
     esac
 done
@@ -79,6 +80,7 @@ describe_machine() {
         echo "cpu: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //'), $cores cores online"
         echo "memory: $(awk '/MemTotal/ {printf "%.1f GiB", $2 / 1048576}' /proc/meminfo)"
         echo "mpi: $(mpichversion 2>/dev/null | grep -E 'Version|Device' | tr -s '\t ' ' ' | paste -sd';' -)"
+        echo "ucx: $(dpkg-query -W -f='${Version}' libucx0 2>/dev/null || echo unknown)"
         echo "compiler: $(mpicc --version | head -1)"
         echo "commit: $(git rev-parse --short HEAD 2>/dev/null)$(git diff --quiet HEAD -- . 2>/dev/null || echo ' (with local changes)')"
         echo "load average at start: $(cut -d' ' -f1-3 /proc/loadavg)"
