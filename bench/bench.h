@@ -28,6 +28,7 @@ typedef struct {
     const char *layer; /* -l: mpi, ammpi or gasnet: what this job measures */
     const char *ops; /* -o: comma-separated operations, NULL = all */
     const char *csv; /* -c: CSV file (rank 0 writes it) */
+    int wildcards;   /* -w: MPI_ANY_SOURCE receives left posted (mpi layer) */
 } bench_opts_t;
 
 static inline void bench_die(const char *fmt, ...)
@@ -59,7 +60,7 @@ static inline void bench_usage(const char *prog, const char *ops)
 {
     fprintf(stderr,
             "usage: %s [-l layer] [-n iters] [-k knee] [-m min_iters] [-r reps]\n"
-            "       [-s min_size] [-S max_size] [-o op,op,...] [-c file.csv]\n"
+            "       [-s min_size] [-S max_size] [-o op,op,...] [-c file.csv] [-w n]\n"
             "  -l  the layer this job measures: mpi, ammpi or gasnet (default gasnet)\n"
             "  -n  timed iterations of each repetition, for sizes up to the knee (10000)\n"
             "  -k  above this size the iterations shrink as n*knee/size (16K)\n"
@@ -67,15 +68,17 @@ static inline void bench_usage(const char *prog, const char *ops)
             "  -r  repetitions; the median and the spread are reported (5)\n"
             "  -s, -S  sizes are the powers of two in [min, max] (1, 4M); K and M suffixes\n"
             "  -o  operations of the layer to run (default all): %s\n"
-            "  -c  also write the results as CSV to this file\n",
+            "  -c  also write the results as CSV to this file\n"
+            "  -w  mpi layer: first post n MPI_ANY_SOURCE receives that never match, as an\n"
+            "      ammpi endpoint does (48 at depth 16 on 2 ranks), to see what they cost MPI\n",
             prog, ops);
 }
 
 static inline void bench_parse(int argc, char **argv, bench_opts_t *o, const char *ops)
 {
-    *o = (bench_opts_t){10000, 16 * KB, 50, 5, 1, 4 * MB, "gasnet", NULL, NULL};
+    *o = (bench_opts_t){10000, 16 * KB, 50, 5, 1, 4 * MB, "gasnet", NULL, NULL, 0};
     int c;
-    while ((c = getopt(argc, argv, "l:n:k:m:r:s:S:o:c:h")) != -1) {
+    while ((c = getopt(argc, argv, "l:n:k:m:r:s:S:o:c:w:h")) != -1) {
         switch (c) {
         case 'l': o->layer = optarg; break;
         case 'n': o->iters = bench_size_arg(optarg); break;
@@ -86,6 +89,7 @@ static inline void bench_parse(int argc, char **argv, bench_opts_t *o, const cha
         case 'S': o->max_size = bench_size_arg(optarg); break;
         case 'o': o->ops = optarg; break;
         case 'c': o->csv = optarg; break;
+        case 'w': o->wildcards = (int)bench_size_arg(optarg); break;
         default: bench_usage(argv[0], ops); exit(2);
         }
     }

@@ -70,10 +70,29 @@ static int layer_arg(const char *name)
 
 static int the_layer;
 
+/* -w: receives posted with MPI_ANY_SOURCE on a communicator of their own,
+ * where nothing is ever sent: the shape of an ammpi endpoint's preposted
+ * header receives, without the endpoint. */
+static MPI_Comm idle_comm = MPI_COMM_NULL;
+static MPI_Request *idle_reqs;
+static int n_idle;
+static char idle_buf[64];
+
+static void post_wildcards(int n)
+{
+    n_idle = n;
+    MPI_Comm_dup(MPI_COMM_WORLD, &idle_comm);
+    idle_reqs = malloc((size_t)n * sizeof *idle_reqs);
+    if (n && !idle_reqs) bench_die("out of memory");
+    for (int i = 0; i < n; i++) /* one buffer: these receives never complete */
+        MPI_Irecv(idle_buf, (int)sizeof idle_buf, MPI_BYTE, MPI_ANY_SOURCE, 1, idle_comm,
+                  &idle_reqs[i]);
+}
+
 /* Starts the layer with a buffer of `bytes` on each rank: GASNet's
  * segment, or memory of our own that the ammpi endpoint registers as its
  * segment. Learns the peer's address of it. */
-static void layers_start(int *argc, char ***argv, int layer, uintptr_t bytes)
+static void layers_start(int *argc, char ***argv, int layer, uintptr_t bytes, int wildcards)
 {
     the_layer = layer;
     depth = network_depth();
@@ -98,6 +117,8 @@ static void layers_start(int *argc, char ***argv, int layer, uintptr_t bytes)
     if (nranks != 2) bench_die("run with exactly 2 ranks (one active, one passive)");
     MPI_Sendrecv(&lseg, sizeof lseg, MPI_BYTE, 1 - me, 0, &rseg, sizeof rseg, MPI_BYTE, 1 - me,
                  0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    if (wildcards && layer != L_MPI) bench_die("-w is for the mpi layer");
+    if (wildcards) post_wildcards(wildcards);
     if (layer != L_AMMPI) return;
 
     ammpi_config_t cfg;
@@ -123,6 +144,11 @@ static void layers_finish(void)
         gasnet_exit(0);
     }
     if (ep) ammpi_close(ep);
+    for (int i = 0; i < n_idle; i++) {
+        MPI_Cancel(&idle_reqs[i]);
+        MPI_Wait(&idle_reqs[i], MPI_STATUS_IGNORE);
+    }
+    if (idle_comm != MPI_COMM_NULL) MPI_Comm_free(&idle_comm);
     MPI_Finalize();
 }
 

@@ -134,7 +134,7 @@ int main(int argc, char **argv)
     /* a slot per message in flight, on both ranks (puts land on rank 1,
      * gets on rank 0); the source is slot 0 of the sender */
     layers_start(&argc, &argv, layer_arg(o.layer),
-                 (uintptr_t)network_depth() * (uintptr_t)o.max_size);
+                 (uintptr_t)network_depth() * (uintptr_t)o.max_size, o.wildcards);
     check_ops(&o, ops, NOPS);
     lbuf = lseg;
     win = malloc((size_t)depth * sizeof *win);
@@ -142,8 +142,9 @@ int main(int argc, char **argv)
     if (!win || !handles) bench_die("out of memory");
     char settings[256];
     snprintf(settings, sizeof settings,
-             "layer=%s iters=%ld knee=%ld min_iters=%ld reps=%d sizes=%ld..%ld depth=%d",
-             o.layer, o.iters, o.knee, o.min_iters, o.reps, o.min_size, o.max_size, depth);
+             "layer=%s iters=%ld knee=%ld min_iters=%ld reps=%d sizes=%ld..%ld depth=%d "
+             "wildcards=%d", o.layer, o.iters, o.knee, o.min_iters, o.reps, o.min_size,
+             o.max_size, depth, o.wildcards);
     FILE *csv = NULL;
     if (me == ACTIVE) {
         bench_describe(stdout, argc, argv, settings);

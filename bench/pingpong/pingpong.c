@@ -130,14 +130,15 @@ int main(int argc, char **argv)
 {
     bench_opts_t o;
     bench_parse(argc, argv, &o, OP_NAMES);
-    layers_start(&argc, &argv, layer_arg(o.layer), (uintptr_t)o.max_size); /* one message */
+    layers_start(&argc, &argv, layer_arg(o.layer), (uintptr_t)o.max_size, o.wildcards);
     check_ops(&o, ops, NOPS);
     lbuf = lseg;
     rbuf = rseg;
     char settings[256];
     snprintf(settings, sizeof settings,
-             "layer=%s iters=%ld knee=%ld min_iters=%ld reps=%d sizes=%ld..%ld depth=%d",
-             o.layer, o.iters, o.knee, o.min_iters, o.reps, o.min_size, o.max_size, depth);
+             "layer=%s iters=%ld knee=%ld min_iters=%ld reps=%d sizes=%ld..%ld depth=%d "
+             "wildcards=%d", o.layer, o.iters, o.knee, o.min_iters, o.reps, o.min_size,
+             o.max_size, depth, o.wildcards);
     FILE *csv = NULL;
     if (me == ACTIVE) {
         bench_describe(stdout, argc, argv, settings);
