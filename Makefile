@@ -14,6 +14,7 @@
 PREFIX ?= /usr/local/gasnet
 FLAVORS := opt debug
 MAKEFLAGS += --no-print-directory
+JOBS := -j$(shell nproc 2>/dev/null || echo 2)
 
 BUILDS := $(addprefix build-,opt debug asan tsan)
 .PHONY: all deps check check-quick check-asan check-tsan bench install clean $(BUILDS)
@@ -27,11 +28,11 @@ $(BUILDS): build-%:
 	@$(MAKE) -f mk/flavor.mk FLAVOR=$*
 
 check: deps
-	@$(MAKE) build-opt build-debug build-asan build-tsan
+	@$(MAKE) $(JOBS) build-opt build-debug build-asan build-tsan
 	@tests/run.sh all
 
 check-quick: deps
-	@$(MAKE) build-opt build-debug
+	@$(MAKE) $(JOBS) build-opt build-debug
 	@tests/run.sh opt debug
 
 check-asan: deps
@@ -43,7 +44,7 @@ check-tsan: deps
 	@tests/run.sh tsan
 
 bench: deps
-	@$(MAKE) build-opt
+	@$(MAKE) $(JOBS) build-opt
 	@bench/run.sh
 
 install: deps

@@ -1,7 +1,9 @@
 # Plots in the spirit of the paper's Figures 6-8, and the barrier scaling,
 # from the CSV files of bench/run.sh:
 #   gnuplot -e "dir='results'; depth='16'" bench/plot.gp
-# writes dir/latency.png, bandwidth.png, invthroughput.png, barrier.png.
+#   (add "; backends='shm ofi-tcp'" for backends.png)
+# writes dir/latency.png, bandwidth.png, invthroughput.png, backends.png,
+# barrier.png.
 if (!exists("dir")) dir = "results"
 if (!exists("depth")) depth = "16"
 if (strstrt(GPVAL_TERMINALS, "pngcairo") > 0) {
@@ -49,6 +51,31 @@ set ylabel "time per operation (us)"
 set logscale y
 set yrange [*:*]
 plot for [op in flood_ops] rows(fl, op) using 3:7:8:9 with yerrorlines title op
+}
+
+# The RMA backends (Table 4): GASNet's blocking put round trip and
+# put_nbi bandwidth over each, beside raw MPI; `backends` lists the names
+# bench/run.sh measured (files pingpong_NAME.csv, flood_dDEPTH_NAME.csv).
+if (exists("backends") && have(pp) && have(fl)) {
+set output dir."/backends.png"
+set multiplot layout 1,2 title "RMA backends (GASNET_RMA), 2 local ranks: medians"
+set key inside top left
+set title "blocking put round trip"
+set ylabel "round-trip time (us)"
+set logscale y
+set yrange [*:*]
+plot rows(pp, "mpi") using 3:6 with linespoints title "raw MPI", \
+     rows(pp, "put") using 3:6 with linespoints title "am", \
+     for [b in backends] rows(dir."/pingpong_".b.".csv", "put") using 3:6 with linespoints title b
+set title "put_nbi flood bandwidth, depth ".depth
+set ylabel "bandwidth (MB/s, MB = 2^20 bytes)"
+unset logscale y
+set yrange [0:*]
+plot rows(fl, "mpi") using 3:10 with linespoints title "raw MPI", \
+     rows(fl, "put_nbi") using 3:10 with linespoints title "am", \
+     for [b in backends] rows(dir."/flood_d".depth."_".b.".csv", "put_nbi") using 3:10 with linespoints title b
+unset multiplot
+set key outside right top
 }
 
 # barrier.csv: bench,op,algorithm,ranks,...,lat_us_median (column 7)

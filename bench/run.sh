@@ -70,8 +70,21 @@ job() {
     rm -f "$out/part.csv"
 }
 
-# Each job measures one layer alone (see bench/layers.h for why).
+# Each job measures one layer alone (see bench/layers.h for why). GASNet's
+# columns of Tables 1-3 are its portable path: every put and get an active
+# message over MPI (GASNET_RMA=am), as in the paper.
 layers="mpi ammpi gasnet"
+layer_env() { [ "$1" = gasnet ] && echo GASNET_RMA=am; }
+
+# The native RMA backends (core-native/) get a GASNet job each, for Table 4
+# and backends.png: NAME=ENVIRONMENT, the backend demanded strictly so that
+# a backend that cannot run fails its job instead of measuring AM.
+backends=("shm=GASNET_RMA=shm")
+if grep -q GASNETI_HAVE_OFI build/opt/include/gasnet_config.h 2>/dev/null; then
+    backends+=("ofi-tcp=GASNET_RMA=ofi FI_PROVIDER=tcp;ofi_rxm" "ofi-sockets=GASNET_RMA=ofi FI_PROVIDER=sockets")
+fi
+backend_ops_pp=get,put,get_nbi,put_nbi
+backend_ops_fl=get_nbi,put_nbi,put_nbi_bulk
 
 describe_machine() {
     {
@@ -104,7 +117,12 @@ if [ "$tables_only" = 0 ]; then
         : > "$out/pingpong.log"
         rm -f "$out/pingpong.csv"
         for l in $layers; do
-            job "$out/pingpong.log" "$out/pingpong.csv" $run -n 2 $B/pingpong/pingpong -l $l "${common[@]}"
+            job "$out/pingpong.log" "$out/pingpong.csv" $(layer_env $l) $run -n 2 $B/pingpong/pingpong -l $l "${common[@]}"
+        done
+        for be in "${backends[@]}"; do
+            rm -f "$out/pingpong_${be%%=*}.csv"
+            job "$out/pingpong.log" "$out/pingpong_${be%%=*}.csv" ${be#*=} GASNET_RMA_STRICT=yes \
+                $run -n 2 $B/pingpong/pingpong -l gasnet -o $backend_ops_pp "${common[@]}"
         done
         echo "pingpong: $(($(date +%s) - t)) s"
     fi
@@ -115,8 +133,14 @@ if [ "$tables_only" = 0 ]; then
             : > "$out/flood_d$d.log"
             rm -f "$out/flood_d$d.csv"
             for l in $layers; do
-                job "$out/flood_d$d.log" "$out/flood_d$d.csv" GASNET_NETWORKDEPTH="$d" \
+                job "$out/flood_d$d.log" "$out/flood_d$d.csv" GASNET_NETWORKDEPTH="$d" $(layer_env $l) \
                     $run -n 2 $B/flood/flood -l $l "${common[@]}"
+            done
+            [ "$d" = "$main_depth" ] || continue # the backends at the first depth only
+            for be in "${backends[@]}"; do
+                rm -f "$out/flood_d${d}_${be%%=*}.csv"
+                job "$out/flood_d$d.log" "$out/flood_d${d}_${be%%=*}.csv" GASNET_NETWORKDEPTH="$d" \
+                    ${be#*=} GASNET_RMA_STRICT=yes $run -n 2 $B/flood/flood -l gasnet -o $backend_ops_fl "${common[@]}"
             done
             echo "flood, depth $d: $(($(date +%s) - t)) s"
         done
@@ -145,7 +169,7 @@ if [ "$tables_only" = 0 ]; then
     echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/machine.txt"
 
     if command -v gnuplot >/dev/null; then
-        gnuplot -e "dir='$out'; depth='$main_depth'" bench/plot.gp ||
+        gnuplot -e "dir='$out'; depth='$main_depth'; backends='${backends[*]%%=*}'" bench/plot.gp ||
             echo "run.sh: gnuplot failed; no plots" >&2
     else
         echo "run.sh: gnuplot not found (package gnuplot-nox): no plots" >&2
@@ -225,6 +249,43 @@ target() {
         "$goal"
 }
 
+# cell FILE OP SIZE METRIC MPI_FILE: "value (ratio to raw MPI's)" from
+# the medians, or - when not measured.
+cell() {
+    local v m
+    v=$(get "$1" "$2" "$3" "${4}_median") m=$(get "$5" mpi "$3" "${4}_median")
+    if [ "$v" = nan ]; then echo -; else printf '%.4g (%sx)' "$v" "$(calc 'a / b' "$v" "$m")"; fi
+}
+
+# Table 4: GASNet over each RMA backend against raw MPI, all medians.
+backend_table() {
+    local pp=$out/pingpong.csv fl=$out/flood_d$main_depth.csv name sfx
+    echo
+    echo "Table 4. RMA backends (GASNET_RMA): median (ratio to raw MPI in the same run);"
+    echo "round trips in us, bandwidth in MB/s at network depth $main_depth, inverse throughput in us"
+    printf '%-14s%18s%18s%18s%18s%18s%18s\n' "" "get RTT 8 B" "put RTT 8 B" "get_nbi bw 128K" \
+        "put_nbi bw 128K" "put_nbi bw 4M" "put_nbi 1/tp 1 B"
+    for name in am "${backends[@]%%=*}"; do
+        sfx=_$name
+        [ "$name" = am ] && sfx=
+        [ -f "$out/pingpong$sfx.csv" ] || [ -f "$out/flood_d$main_depth$sfx.csv" ] || continue
+        printf '%-14s%18s%18s%18s%18s%18s%18s\n' "$name" \
+            "$(cell "$out/pingpong$sfx.csv" get 8 lat_us "$pp")" \
+            "$(cell "$out/pingpong$sfx.csv" put 8 lat_us "$pp")" \
+            "$(cell "$out/flood_d$main_depth$sfx.csv" get_nbi 131072 mbps "$fl")" \
+            "$(cell "$out/flood_d$main_depth$sfx.csv" put_nbi 131072 mbps "$fl")" \
+            "$(cell "$out/flood_d$main_depth$sfx.csv" put_nbi 4194304 mbps "$fl")" \
+            "$(cell "$out/flood_d$main_depth$sfx.csv" put_nbi 1 invtp_us "$fl")"
+    done
+    printf '%-14s%18s%18s%18s%18s%18s%18s\n' "raw MPI" "$(get "$pp" mpi 8 lat_us_median)" \
+        "$(get "$pp" mpi 8 lat_us_median)" "$(get "$fl" mpi 131072 mbps_median)" \
+        "$(get "$fl" mpi 131072 mbps_median)" "$(get "$fl" mpi 4194304 mbps_median)" \
+        "$(get "$fl" mpi 1 invtp_us_median)"
+    echo "  am: active messages over MPI (the columns of Tables 1-3); shm: the peer's segment mapped;"
+    echo "  ofi-*: libfabric with FI_PROVIDER tcp;ofi_rxm or sockets. Raw MPI: MPI_Send/Recv ping-pong,"
+    echo "  MPI_Isend flood."
+}
+
 print_tables() {
     local pp=$out/pingpong.csv fl=$out/flood_d$main_depth.csv
     echo
@@ -251,6 +312,7 @@ print_tables() {
             "$fl" invtp_us 1 ammpi_medium "$pp"
         echo "  explicit-handle nb: get $(get "$fl" get_nb 1 invtp_us_median), put $(get "$fl" put_nb 1 invtp_us_median) us"
     done
+    backend_table
     fl=$out/flood_d$main_depth.csv
     echo
     echo "Targets (reported, never asserted): ratios from the medians and from the best"
@@ -262,6 +324,17 @@ print_tables() {
     target "put_nbi inverse throughput / MPI Isend (1 byte)" invtp_us "$fl" put_nbi 1 mpi 1 "<= 2"
     target "put_nbi bandwidth / MPI bandwidth (4 MB)" mbps "$fl" put_nbi 4194304 mpi 4194304 ">= 0.9"
     target "put_nbi_bulk bandwidth / MPI bandwidth (4 MB)" mbps "$fl" put_nbi_bulk 4194304 mpi 4194304 ">= 0.9"
+    local sp=$out/pingpong_shm.csv sf=$out/flood_d${main_depth}_shm.csv
+    if [ -f "$sp" ] && [ -f "$sf" ]; then
+        # target's files are one per value: join the backend's and MPI's rows
+        cat "$sp" "$pp" > "$out/shm_pp.tmp"
+        cat "$sf" "$fl" > "$out/shm_fl.tmp"
+        target "shm blocking put 8-byte round trip / MPI" lat_us "$out/shm_pp.tmp" put 8 mpi 8 "<= 0.1"
+        target "shm blocking get 8-byte round trip / MPI" lat_us "$out/shm_pp.tmp" get 8 mpi 8 "<= 0.1"
+        target "shm put_nbi bandwidth / MPI bandwidth (4 MB)" mbps "$out/shm_fl.tmp" put_nbi 4194304 mpi 4194304 ">= 1.4"
+        target "shm get_nbi bandwidth / MPI bandwidth (4 MB)" mbps "$out/shm_fl.tmp" get_nbi 4194304 mpi 4194304 ">= 1.4"
+        rm -f "$out/shm_pp.tmp" "$out/shm_fl.tmp"
+    fi
     echo
     echo "Data: $out/*.csv; logs: $out/*.log; commands: $out/commands.txt; plots: $out/*.png"
 }

@@ -105,21 +105,41 @@ void gasnetc_exit_poll(void)
         gasnetc_exit_now();
 }
 
+static void set_alarm(double seconds)
+{
+    time_t sec = (time_t)seconds;
+    struct itimerval t = {{0, 0}, {sec, (suseconds_t)((seconds - (double)sec) * 1e6)}};
+    setitimer(ITIMER_REAL, &t, NULL);
+}
+
+/* The failsafe first asks MPI to abort with the code: a plain _exit races
+ * with the launcher (MPICH's may then report the others' kill signal as
+ * the job's status). MPI_Abort from a signal handler may itself hang, so
+ * the alarm is re-armed and its second firing _exit()s (SA_NODEFER lets
+ * it interrupt the first). */
 static void failsafe(int sig)
 {
     (void)sig;
+    static volatile sig_atomic_t fired;
+    if (fired) _exit(exit_code);
+    fired = 1;
     static const char msg[] = "GASNet: exit did not complete in GASNET_EXITTIMEOUT; forcing it\n";
     ssize_t rc = write(2, msg, sizeof msg - 1);
     (void)rc;
+    set_alarm(1);
+    MPI_Abort(MPI_COMM_WORLD, exit_code);
     _exit(exit_code);
 }
 
 static void arm_failsafe(void)
 {
-    signal(SIGALRM, failsafe);
-    time_t sec = (time_t)exit_timeout;
-    struct itimerval t = {{0, 0}, {sec, (suseconds_t)((exit_timeout - (double)sec) * 1e6)}};
-    setitimer(ITIMER_REAL, &t, NULL);
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = failsafe;
+    sa.sa_flags = SA_NODEFER;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGALRM, &sa, NULL);
+    set_alarm(exit_timeout);
 }
 
 /* The first thread to get here ends the process; any other thread that

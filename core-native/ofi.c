@@ -81,8 +81,9 @@
  * returns (that cycle hung 3-node floods over shm).
  *
  * THREADS. One mutex guards every libfabric call and both pools, so the
- * domain needs only FI_THREAD_DOMAIN. poll() only tries the lock: a thread
- * that holds it is progressing already.
+ * domain needs only FI_THREAD_DOMAIN. poll() only tries the lock and skips
+ * a held one: the holder is briefly taking a record or posting, and the
+ * next poll reaps what this one skipped.
  *
  * SHUTDOWN. detach (at MPI_Finalize, collective over the nodes this
  * backend serves, which form ofi.comm) waits for this node's transfers,
@@ -228,6 +229,14 @@ static void teardown(void)
 
 /* This node's libfabric objects and segment registration; on failure says
  * why (teardown() releases what exists). */
+/* Operation records, as many as the provider's TX queue holds (16..4096);
+ * the CQ is sized for all of them. */
+static size_t op_count(void)
+{
+    size_t n = ofi.info->tx_attr->size;
+    return n < 16 ? 16 : n > 4096 ? 4096 : n;
+}
+
 static int setup(void **name, size_t *namelen, uint64_t *key, char *why, size_t whylen)
 {
     struct fi_info *hints = fi_allocinfo(), *list = NULL;
@@ -265,7 +274,7 @@ static int setup(void **name, size_t *namelen, uint64_t *key, char *why, size_t 
     TRY(fi_fabric(info->fabric_attr, &ofi.fabric, NULL), "fi_fabric");
     TRY(fi_domain(ofi.fabric, info, &ofi.domain, NULL), "fi_domain");
     struct fi_cq_attr cq_attr = {.format = FI_CQ_FORMAT_CONTEXT, .wait_obj = FI_WAIT_NONE,
-                                 .size = info->tx_attr->size};
+                                 .size = op_count()}; /* room for every op in flight */
     TRY(fi_cq_open(ofi.domain, &cq_attr, &ofi.cq, NULL), "fi_cq_open");
     struct fi_av_attr av_attr = {.type = FI_AV_TABLE, .count = gasneti_nodes};
     TRY(fi_av_open(ofi.domain, &av_attr, &ofi.av, NULL), "fi_av_open");
@@ -315,9 +324,7 @@ typedef struct {
 
 static void init_pools(void)
 {
-    size_t nops = ofi.info->tx_attr->size;
-    if (nops < 16) nops = 16;
-    if (nops > 4096) nops = 4096;
+    size_t nops = op_count();
     ofi.ops = calloc(nops, sizeof *ofi.ops);
     ofi.bounce_mem = malloc(NBOUNCE * BOUNCE_SIZE);
     if (!ofi.ops || !ofi.bounce_mem) gasneti_fatalerror("ofi: out of memory");
@@ -365,6 +372,7 @@ static int ofi_attach(unsigned char *reach, char *why, size_t whylen)
     /* the peers we can address: same provider and registration rules */
     gasnet_node_t first_bad = nodes;
     for (gasnet_node_t p = 0; ok && p < nodes; p++) {
+        if (gasneti_rma_for[p]) continue; /* served already (shm, verbs): pairwise, so both skip */
         const card_t *pc = (const card_t *)(all + stride * p);
         int same = pc->ok && !strcmp(pc->prov, c->prov) && pc->mr_mode == c->mr_mode;
         if (same && fi_av_insert(ofi.av, all + stride * p + sizeof(card_t), 1, &ofi.addr[p], 0, NULL) == 1) {
@@ -379,7 +387,7 @@ static int ofi_attach(unsigned char *reach, char *why, size_t whylen)
     for (gasnet_node_t p = 0; p < nodes; p++) {
         reach[p] = usable[p] && theirs[p];
         if (p != me && reach[p]) served++;
-        if (p != me && !reach[p] && first_bad == nodes) first_bad = p;
+        if (p != me && !reach[p] && !gasneti_rma_for[p] && first_bad == nodes) first_bad = p;
     }
 
     /* one line on why some peer is not served (for rma.c's report) */
@@ -394,7 +402,8 @@ static int ofi_attach(unsigned char *reach, char *why, size_t whylen)
             snprintf(why, whylen, "node %u and node %u could not address each other with %s", me,
                      first_bad, c->prov);
     } else if (ok && served == 0) {
-        snprintf(why, whylen, "no other node to reach (%u node%s)", nodes, nodes == 1 ? "" : "s");
+        snprintf(why, whylen, "no other node left to reach (%u node%s, the others served already)",
+                 nodes, nodes == 1 ? "" : "s");
     }
     free(mine);
     free(all);

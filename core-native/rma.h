@@ -9,9 +9,12 @@
  * Completion: an initiator passes the counter of its operation (a put's or
  * a get's counter, see extended/extended.h). A backend that completes the
  * transfer before returning leaves the counter alone; otherwise it adds 1
- * to it (atomically) before returning and subtracts 1 (atomically, release)
- * from its poll function once the transfer is complete at both ends: a put's
- * data is in the target's memory, a get's data is in the local buffer.
+ * (atomically) per piece it has in flight and subtracts 1 (atomically,
+ * release) once that piece is complete at both ends: a put's data is in
+ * the target's memory, a get's data is in the local buffer. Pieces may
+ * complete while later ones are still being issued (the backend polls when
+ * it waits for room), so the counter may touch zero before the initiating
+ * call returns: callers look at it only after that.
  */
 #ifndef GASNETI_RMA_H
 #define GASNETI_RMA_H

@@ -70,6 +70,8 @@ static int all_ok(int ok)
     return all;
 }
 
+static int give_up(void);
+
 static int shm_attach(unsigned char *reach, char *why, size_t whylen)
 {
     int me = (int)gasneti_mynode, host_rank, maxsize;
@@ -95,7 +97,7 @@ static int shm_attach(unsigned char *reach, char *why, size_t whylen)
     free(groups);
     if (nlocal == 1) {
         snprintf(why, whylen, "no other node shares memory with node %d", me);
-        return -1;
+        return give_up();
     }
     long leader_pid = (long)getpid();
     MPI_Bcast(&leader_pid, 1, MPI_LONG, 0, local_comm);
@@ -132,7 +134,7 @@ static int shm_attach(unsigned char *reach, char *why, size_t whylen)
     if (shared && local_rank == 0) shm_unlink(ctl);
     if (!ok) {
         if (!why[0]) snprintf(why, whylen, "another node on the host could not share its segment");
-        return -1;
+        return give_up();
     }
     for (int r = 0; r < nlocal; r++) {
         gasnet_node_t node = local_nodes[r];
@@ -177,7 +179,18 @@ static void shm_detach(void)
     free(mapped);
     free(offset);
     free(local_nodes);
+    mapped = NULL;
+    offset = NULL;
+    local_nodes = NULL;
     MPI_Comm_free(&local_comm);
+}
+
+/* A failed attach gives back what it holds. The host's node count stays:
+ * with no control page, the barrier knows not to use shared memory. */
+static int give_up(void)
+{
+    shm_detach();
+    return -1;
 }
 
 int gasneti_shm_local_nodes(int *my_index)

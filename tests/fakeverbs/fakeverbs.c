@@ -588,17 +588,18 @@ static int fake_post_send(struct ibv_qp *ibqp, struct ibv_send_wr *wr, struct ib
             err = EINVAL;
         else if (qp->count == qp->cap.max_send_wr)
             err = ENOMEM;
-        wqe_t w = {wr->opcode, wr->wr_id, wr->sg_list[0].addr, wr->wr.rdma.remote_addr,
-                   wr->sg_list[0].length, wr->sg_list[0].lkey, wr->wr.rdma.rkey, NULL};
-        if (!err && is_inline) {
-            if (!(w.inline_copy = malloc(w.len ? w.len : 1)))
-                err = ENOMEM;
-            else
-                memcpy(w.inline_copy, (void *)(uintptr_t)w.laddr, w.len);
-        }
         if (err) {
             *bad = wr;
             return err;
+        }
+        wqe_t w = {wr->opcode, wr->wr_id, wr->sg_list[0].addr, wr->wr.rdma.remote_addr,
+                   wr->sg_list[0].length, wr->sg_list[0].lkey, wr->wr.rdma.rkey, NULL};
+        if (is_inline) {
+            if (!(w.inline_copy = malloc(w.len ? w.len : 1))) {
+                *bad = wr;
+                return ENOMEM;
+            }
+            memcpy(w.inline_copy, (void *)(uintptr_t)w.laddr, w.len);
         }
         qp->sq[(qp->head + qp->count++) % qp->cap.max_send_wr] = w;
     }
