@@ -43,6 +43,7 @@ static int exit_code, code_from = INT_MAX; /* adopted code and its origin rank *
 static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_mutex_t exit_lock = PTHREAD_MUTEX_INITIALIZER;
 static double exit_timeout, ack_wait, grace_deadline;
+static volatile sig_atomic_t in_finalize;
 
 static int inmsg[3];
 static MPI_Request inreq = MPI_REQUEST_NULL;
@@ -126,6 +127,7 @@ static void failsafe(int sig)
     static const char msg[] = "GASNet: exit did not complete in GASNET_EXITTIMEOUT; forcing it\n";
     ssize_t rc = write(2, msg, sizeof msg - 1);
     (void)rc;
+    if (in_finalize) _exit(exit_code); /* stuck in MPI_Finalize: MPI_Abort is no longer allowed */
     set_alarm(1);
     MPI_Abort(MPI_COMM_WORLD, exit_code);
     _exit(exit_code);
@@ -182,6 +184,7 @@ static __attribute__((__noreturn__)) void do_exit(int code, int origin)
     if (__atomic_load_n(&nheard, __ATOMIC_ACQUIRE) < others) MPI_Abort(MPI_COMM_WORLD, exit_code);
     MPI_Cancel(&inreq);
     MPI_Request_free(&inreq);
+    in_finalize = 1; /* the failsafe can no longer abort through MPI */
     MPI_Finalize();
 #ifdef __SANITIZE_ADDRESS__
     __lsan_do_leak_check(); /* _exit skips the check LeakSanitizer runs at exit */
