@@ -89,8 +89,8 @@ backend_ops_fl=get_nbi,put_nbi,put_nbi_bulk
 # iterations keeps each loop above 0.1 s and the whole run short
 backend_opts() {
     case $1 in
-        ofi*) echo -n $((iters / 5)) -r "$reps" -k "$knee" -m "$min_iters" ;;
-        *) echo "${common[@]}" ;;
+        ofi*) printf '%s ' -n $((iters / 5)) -r "$reps" -k "$knee" -m "$min_iters" ;;
+        *) printf '%s ' "${common[@]}" ;;
     esac
 }
 
