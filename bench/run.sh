@@ -85,7 +85,7 @@ if grep -q GASNETI_HAVE_OFI build/opt/include/gasnet_config.h 2>/dev/null; then
 fi
 backend_ops_pp=get,put,get_nbi,put_nbi
 backend_ops_fl=get_nbi,put_nbi,put_nbi_bulk
-# the ofi providers here take 50-100 us per small operation: a fifth of the
+# the ofi providers here take 30-80 us per small operation: a fifth of the
 # iterations keeps each loop above 0.1 s and the whole run short
 backend_opts() {
     case $1 in
