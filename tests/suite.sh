@@ -121,8 +121,9 @@ s exit_signals -T 60 -- tests/exit_signal_test.sh $B
 # (GASNET_RMA=am), the default (auto: shm between the nodes of this host)
 # and, in builds with libfabric, ofi over its tcp and sockets providers
 # (GASNET_RMA_STRICT=yes: every peer must be served by ofi). $RMA_ENV holds
-# the setting, $RMA the suffix of the test names. FULL=0 leaves out 4 to 8
-# nodes and the error cases (each flavour's AM run has them).
+# the setting, $RMA the suffix of the test names. FULL=0 leaves out puts
+# and gets on 4 nodes, barriers on 5 and 8, and the error cases outside
+# the AM run.
 ext_suite() {
     local big=(4) errs=1
     [ $FULL = 1 ] && big=(4 5 8)
