@@ -65,6 +65,20 @@ BENCH_BINS := $(patsubst %.c,$(B)/%,$(BENCH_SRCS))
 FAKEVERBS_TESTS := ext_putget ext_flood ext_threads par_stress interop_mpi
 FAKEVERBS_BINS := $(if $(HAVE_VERBS),$(foreach m,seq par,$(foreach t,$(FAKEVERBS_TESTS),$(B)/tests/fakeverbs/$(m)/$(t))))
 
+# Only what tests/suite.sh and bench/run.sh use from each flavour: the
+# benchmarks run from the optimised build, the emulated verbs device in the
+# optimised and ASan ones, and ThreadSanitizer runs only the threaded tests.
+ifneq ($(FLAVOR),opt)
+BENCH_BINS :=
+endif
+ifeq ($(filter opt asan,$(FLAVOR)),)
+FAKEVERBS_BINS :=
+endif
+ifeq ($(FLAVOR),tsan)
+TEST_BINS := $(foreach t,par_stress ext_threads interop_mpi progress_thread,$(B)/tests/par/$(t)) \
+    $(B)/tests/seq/progress_thread $(B)/tests/tools/tools_basic-par
+endif
+
 .PHONY: all install
 all: $(LIBAMMPI) $(GASNET_LIBS) $(TOOLS_LIBS) $(TEST_BINS) $(FAKEVERBS_BINS) $(BENCH_BINS) $(B)/flags.sh
 
