@@ -174,6 +174,17 @@ int ammpi_open(ammpi_ep_t **out, MPI_Comm parent, const ammpi_config_t *cfg)
     return AMMPI_OK;
 }
 
+/* Cancels the posted header receives and frees all of them. */
+static void free_header_receives(ammpi_ep_t *ep)
+{
+    for (unsigned i = 0; i < ep->posted_count; i++)
+        MPI_Cancel(&ep->recv_req[ep->posted[(ep->posted_head + i) % (unsigned)ep->nrecv]]);
+    for (int s = 0; s < ep->nrecv; s++) {
+        MPI_Wait(&ep->recv_req[s], MPI_STATUS_IGNORE);
+        MPI_Request_free(&ep->recv_req[s]);
+    }
+}
+
 /* Every rank: settle what it owes and what it is owed, then leave together
  * while still polling, so a peer that is behind is never left waiting. */
 int ammpi_close(ammpi_ep_t *ep)
@@ -208,12 +219,7 @@ int ammpi_close(ammpi_ep_t *ep)
         UNLOCK(ep);
     }
     /* Only CREDIT messages can still be in flight; nothing waits for them. */
-    for (unsigned i = 0; i < ep->posted_count; i++)
-        MPI_Cancel(&ep->recv_req[ep->posted[(ep->posted_head + i) % (unsigned)ep->nrecv]]);
-    for (int s = 0; s < ep->nrecv; s++) {
-        MPI_Wait(&ep->recv_req[s], MPI_STATUS_IGNORE);
-        MPI_Request_free(&ep->recv_req[s]);
-    }
+    free_header_receives(ep);
     MPI_Comm_free(&ep->comm);
     MPI_Comm_free(&ep->payload_comm);
     pthread_mutex_destroy(&ep->lock);
@@ -224,12 +230,7 @@ int ammpi_close(ammpi_ep_t *ep)
 void ammpi_cancel_receives(ammpi_ep_t *ep)
 {
     LOCK(ep);
-    for (unsigned i = 0; i < ep->posted_count; i++)
-        MPI_Cancel(&ep->recv_req[ep->posted[(ep->posted_head + i) % (unsigned)ep->nrecv]]);
-    for (int s = 0; s < ep->nrecv; s++) {
-        MPI_Wait(&ep->recv_req[s], MPI_STATUS_IGNORE);
-        MPI_Request_free(&ep->recv_req[s]);
-    }
+    free_header_receives(ep);
     ep->posted_count = 0;
     for (pending_t *p = ep->pending; p; p = p->next) {
         MPI_Cancel(&p->req);
