@@ -128,6 +128,10 @@ static void failsafe(int sig)
     ssize_t rc = write(2, msg, sizeof msg - 1);
     (void)rc;
     if (in_finalize) _exit(exit_code); /* stuck in MPI_Finalize: MPI_Abort is no longer allowed */
+    /* MPI_Abort tears the job down at once: give the launcher a moment to
+     * forward this line (and what the client wrote before) first */
+    struct timespec pause = {0, 200 * 1000 * 1000};
+    nanosleep(&pause, NULL);
     set_alarm(1);
     MPI_Abort(MPI_COMM_WORLD, exit_code);
     _exit(exit_code);
