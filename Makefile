@@ -5,6 +5,8 @@
 #                        (optimised, debug, ASan+UBSan and TSan builds)
 #   make check-asan      only the AddressSanitizer + UBSan run of the suite
 #   make check-tsan      only the ThreadSanitizer run of the PAR stress tests
+#   make fuzz [FUZZ_SECONDS=300]   build the libFuzzer harnesses (clang) and run
+#                        each for FUZZ_SECONDS (docs/fuzzing.md)
 #   make bench           install missing packages, build, run the benchmarks
 #   make install PREFIX=/path [DEBUG=1]   install the GASNet layout
 #   make clean
@@ -17,7 +19,8 @@ MAKEFLAGS += --no-print-directory
 JOBS := -j$(shell nproc 2>/dev/null || echo 2)
 
 BUILDS := $(addprefix build-,opt debug asan tsan)
-.PHONY: all deps check check-quick check-asan check-tsan bench install clean $(BUILDS)
+FUZZ_SECONDS ?= 300
+.PHONY: all deps check check-quick check-asan check-tsan bench install clean fuzz build-fuzz $(BUILDS)
 
 all: $(addprefix build-,$(FLAVORS))
 
@@ -27,8 +30,18 @@ deps:
 $(BUILDS): build-%:
 	@$(MAKE) -f mk/flavor.mk FLAVOR=$*
 
+# The fuzz harnesses need clang's libFuzzer: without it, build/fuzz/SKIPPED
+# says why, and the suite reports the fuzz tests as skipped.
+build-fuzz:
+	@mkdir -p build/fuzz && rm -f build/fuzz/SKIPPED
+	@if why=$$(scripts/have-libfuzzer.sh); then $(MAKE) -f mk/flavor.mk FLAVOR=fuzz; \
+	 else echo "$$why" > build/fuzz/SKIPPED; echo "build-fuzz: skipped: $$why"; fi
+
+fuzz: deps build-fuzz
+	@tests/fuzz/run.sh $(FUZZ_SECONDS)
+
 check: deps
-	@$(MAKE) $(JOBS) build-opt build-debug build-asan build-tsan
+	@$(MAKE) $(JOBS) build-opt build-debug build-asan build-tsan build-fuzz
 	@tests/run.sh all
 
 check-quick: deps

@@ -2,8 +2,11 @@
  *
  * One endpoint per process carries Short, Medium and Long requests and
  * replies between the ranks of an MPI communicator. The endpoint owns
- * duplicated communicators (it never touches the caller's), a table of 256
- * handlers and one registered memory segment that Long messages write into.
+ * duplicated communicators (it never touches the caller's). Messages are
+ * addressed to a rank and an endpoint index there (0..AMMPI_MAX_EPS-1: the
+ * GASNet endpoints a process owns); each index has its own table of 256
+ * handlers and its own memory segment that Long messages write into.
+ * Index 0 exists from ammpi_open; the calls without an index use it.
  * Progress happens only inside ammpi calls: ammpi_poll() and every send.
  *
  * Handler prototypes (M = number of 32-bit arguments, 0..AMMPI_MAX_ARGS):
@@ -30,13 +33,20 @@ extern "C" {
 #define AMMPI_MAX_MEDIUM 65000          /* bytes of a Medium payload */
 #define AMMPI_MAX_LONG_REQUEST 1048576  /* Long request: lands in place, no copy */
 #define AMMPI_MAX_LONG_REPLY 65000      /* Long reply: the replier sends a copy */
+#define AMMPI_MAX_EPS 64                /* endpoint indices per process */
 
 enum {
     AMMPI_OK = 0,
     AMMPI_ERR_BAD_ARG = 1,  /* illegal argument from the caller */
     AMMPI_ERR_RESOURCE = 2, /* MPI or memory failure */
-    AMMPI_ERR_NOT_INIT = 3  /* endpoint missing or already finalised */
+    AMMPI_ERR_NOT_INIT = 3, /* endpoint missing or already finalised */
+    AMMPI_ERR_AGAIN = 4,    /* AMMPI_IMMEDIATE: would have had to wait; nothing sent */
+    AMMPI_ERR_NOT_HERE = 5  /* a channel cannot send this message (ammpi uses MPI) */
 };
+
+/* Message categories, and what a handler accepts (an OR of them). */
+enum { AMMPI_SHORT = 1, AMMPI_MEDIUM = 2, AMMPI_LONG = 4, AMMPI_REQUEST = 8, AMMPI_REPLY = 16 };
+#define AMMPI_ACCEPT_ANY 31
 
 typedef struct ammpi_ep ammpi_ep_t;
 typedef struct ammpi_token *ammpi_token_t;
@@ -57,23 +67,51 @@ void ammpi_config_default(ammpi_config_t *cfg);
 
 /* Collective over parent: every rank opens its endpoint together. */
 int ammpi_open(ammpi_ep_t **ep, MPI_Comm parent, const ammpi_config_t *cfg);
-/* Collective: waits for this rank's sends to complete, frees everything. */
+/* Collective: settles every request, then leaves the endpoint's
+ * communicators quiescent (nothing in flight, nothing unreceived, no
+ * receive posted) and frees everything. */
 int ammpi_close(ammpi_ep_t *ep);
-/* For a process about to end without ammpi_close: cancels the endpoint's
- * posted receives so that MPI_Finalize finds no pending request, and
- * returns with the endpoint locked for good, so that no other thread makes
- * MPI calls through it any more. */
+/* For ranks that leave one by one without ammpi_close, so that
+ * MPI_Finalize still finds the communicators quiescent. ammpi_stop locks
+ * the endpoint for good (no other thread sends or polls through it any
+ * more) and stores in sent[p] how many messages this rank sent to each
+ * rank p; the caller delivers these counts to the peers itself. Then, from
+ * the same thread, ammpi_drain is called repeatedly: it receives without
+ * running handlers and returns 1 once expected[p] messages from each rank
+ * p have arrived with their payloads and this rank's sends are complete
+ * (expected NULL: not all counts known yet; 0 is returned). Finally
+ * ammpi_cancel_receives cancels the receives that can no longer match. */
+void ammpi_stop(ammpi_ep_t *ep, uint64_t *sent);
+int ammpi_drain(ammpi_ep_t *ep, const uint64_t *expected);
 void ammpi_cancel_receives(ammpi_ep_t *ep);
+/* Benchmark hook (bench/): under MPICH/UCX every message the process
+ * receives, on any communicator, is compared with each MPI_ANY_SOURCE
+ * receive posted, so an open endpoint slows other MPI traffic. Pausing
+ * cancels the endpoint's header receives; messages that arrive meanwhile
+ * wait in MPI, and after resume the next poll takes them in order. While
+ * paused the endpoint must not be used (no sends, no polls). Pausing a
+ * paused endpoint, or resuming a running one, is AMMPI_ERR_BAD_ARG. */
+int ammpi_pause_receives(ammpi_ep_t *ep);
+int ammpi_resume_receives(ammpi_ep_t *ep);
 
 int ammpi_rank(const ammpi_ep_t *ep);
 int ammpi_size(const ammpi_ep_t *ep);
 MPI_Comm ammpi_comm(const ammpi_ep_t *ep); /* header communicator (tests) */
 const ammpi_config_t *ammpi_config(const ammpi_ep_t *ep);
 
-/* Handler 0 is reserved; 1..255 may be set. fn == NULL unregisters. */
+/* Handler 0 is reserved; 1..255 may be set. fn == NULL unregisters.
+ * ammpi_set_handler registers at endpoint index 0 for every category and
+ * argument count. ammpi_register names the index, the categories the
+ * handler accepts (an OR of AMMPI_SHORT/MEDIUM/LONG with AMMPI_REQUEST
+ * and/or AMMPI_REPLY) and its argument count (-1: any); a message that
+ * does not fit is rejected as malformed, its handler not run. */
 int ammpi_set_handler(ammpi_ep_t *ep, int index, ammpi_handler_fn fn);
-/* The memory region Long payloads may target on this rank (size 0: none). */
+int ammpi_register(ammpi_ep_t *ep, int ep_index, int index, ammpi_handler_fn fn,
+                   unsigned accepts, int nargs);
+/* The memory region Long payloads may target at an endpoint index (size
+ * 0: none). ammpi_set_segment sets index 0's. */
 int ammpi_set_segment(ammpi_ep_t *ep, void *base, uintptr_t size);
+int ammpi_set_segment_at(ammpi_ep_t *ep, int ep_index, void *base, uintptr_t size);
 
 /* Called when a message from the wire is malformed, or a protocol rule is
  * broken. The default prints the message and aborts the job. A handler that
@@ -100,12 +138,90 @@ int ammpi_request_long_async(ammpi_ep_t *ep, int dest, int handler,
                              const void *src, size_t nbytes, void *dest_addr,
                              int nargs, const int32_t *args);
 
+/* The general form of a message. Requests name dest and dest_ep; a reply
+ * goes back to the requesting rank and endpoint, so those are ignored.
+ * src_ep is the sending endpoint's index (replies come back to it).
+ * Local completion: with lc == NULL a request returns once the source may
+ * be reused. Otherwise it may return while MPI still reads the source:
+ * it then increments *lc (atomically) and decrements it (release) once
+ * the source may be reused, on whichever thread polls; *lc is untouched
+ * when the source was free on return. Replies always copy or finish. AMMPI_IMMEDIATE in flags
+ * makes a request return AMMPI_ERR_AGAIN, sending nothing, where it would
+ * wait for a credit or a send buffer. */
+#define AMMPI_IMMEDIATE 1
+typedef struct ammpi_msg {
+    int category; /* AMMPI_SHORT, AMMPI_MEDIUM or AMMPI_LONG */
+    int dest, dest_ep, src_ep;
+    int handler;
+    const void *src;
+    size_t nbytes;
+    void *dest_addr; /* Long */
+    int nargs;
+    const int32_t *args;
+    int flags;
+    uint32_t *lc;
+} ammpi_msg_t;
+int ammpi_request(ammpi_ep_t *ep, const ammpi_msg_t *m);
+int ammpi_reply(ammpi_token_t tok, const ammpi_msg_t *m);
+
+/* Negotiated payload. ammpi_prepare takes what a request needs (a credit
+ * and a send buffer: it waits for them, or returns AMMPI_ERR_AGAIN under
+ * AMMPI_IMMEDIATE; a reply, from its request handler (tok), never waits)
+ * and offers a payload buffer of p->offer_size bytes (<= most) at
+ * p->offer: m->src when the caller has one, else a send buffer of its own
+ * that the caller fills in place. m gives the category, destination,
+ * endpoints, nargs, flags and lc; its handler and nbytes are ignored.
+ * ammpi_commit sends nbytes (<= p->offer_size) from p->offer with the
+ * handler and arguments chosen then; it cannot fail. */
+typedef struct {
+    ammpi_msg_t msg;
+    ammpi_ep_t *ep;
+    ammpi_token_t tok;
+    char *buf, *large;
+    void *offer;
+    size_t offer_size;
+} ammpi_prep_t;
+int ammpi_prepare(ammpi_ep_t *ep, ammpi_token_t tok, const ammpi_msg_t *m, size_t most,
+                  ammpi_prep_t *p);
+void ammpi_commit(ammpi_prep_t *p, int handler, size_t nbytes, void *dest_addr,
+                  const int32_t *args);
+
 /* Replies: only from a request handler, at most once; never block. */
 int ammpi_reply_short(ammpi_token_t tok, int handler, int nargs, const int32_t *args);
 int ammpi_reply_medium(ammpi_token_t tok, int handler, const void *src,
                        size_t nbytes, int nargs, const int32_t *args);
 int ammpi_reply_long(ammpi_token_t tok, int handler, const void *src,
                      size_t nbytes, void *dest_addr, int nargs, const int32_t *args);
+
+/* Channels: other ways to reach some peers (shared-memory queues between
+ * the processes of a host, core-native/shmam.c). Messages to a peer a
+ * channel serves are handed to its send (instead of MPI); messages it
+ * receives are given to ammpi_deliver, which validates and dispatches them
+ * like ammpi's own, and a handler's reply goes back through the same
+ * channel. Every poll runs the channels' poll.
+ *   send: writes m (to dest's endpoint dest_ep; a reply when is_reply)
+ *         and returns AMMPI_OK once the source may be reused. A request
+ *         may wait, polling, for room, or return AMMPI_ERR_AGAIN under
+ *         AMMPI_IMMEDIATE; a reply never waits. AMMPI_ERR_NOT_HERE: this
+ *         request cannot go this way (ammpi then uses MPI).
+ *   poll: delivers what has arrived; returns how many messages. */
+typedef struct ammpi_channel ammpi_channel_t;
+struct ammpi_channel {
+    int (*send)(ammpi_channel_t *ch, const struct ammpi_msg *m, int dest, int dest_ep, int is_reply);
+    int (*poll)(ammpi_channel_t *ch);
+};
+/* Routes messages to every peer p with peers[p] != 0 through ch. */
+int ammpi_add_channel(ammpi_ep_t *ep, ammpi_channel_t *ch, const unsigned char *peers);
+/* The wire form of a message, for channels: ammpi_wire_size(m, inplace)
+ * bytes; with inplace, a Long's payload is already at its destination and
+ * is not part of the message. */
+size_t ammpi_wire_size(const struct ammpi_msg *m, int inplace);
+void ammpi_wire_write(void *buf, const struct ammpi_msg *m, int dest_ep, int is_reply, int inplace);
+/* A message a channel received from src (len bytes of wire form):
+ * validated (rejected with the error handler's report), then its handler
+ * runs, with replies going back through ch. Returns 0, or -1 if rejected.
+ * Not from a handler. */
+int ammpi_deliver(ammpi_ep_t *ep, ammpi_channel_t *ch, int src, const void *msg, size_t len);
 
 /* Serialises the caller's own MPI calls with the endpoint's, for callers
  * that use MPI beside ammpi under MPI_THREAD_SERIALIZED. Never held while
@@ -126,6 +242,15 @@ int ammpi_poll_count(ammpi_ep_t *ep);
 int ammpi_poll_wait(ammpi_ep_t *ep, int *idle);
 
 int ammpi_token_source(ammpi_token_t tok, int *src);
+/* Everything about the message a handler runs for. */
+typedef struct {
+    int src, src_ep;  /* sender's rank and endpoint index */
+    int ep;           /* endpoint index the message was addressed to */
+    int handler;
+    int category;     /* AMMPI_SHORT, AMMPI_MEDIUM or AMMPI_LONG */
+    int is_request;
+} ammpi_token_info_t;
+int ammpi_token_info(ammpi_token_t tok, ammpi_token_info_t *info);
 int ammpi_token_is_request(ammpi_token_t tok);
 int ammpi_token_replied(ammpi_token_t tok);
 /* The token of the handler running on the calling thread, or NULL. */

@@ -1,8 +1,29 @@
 /* ammpi endpoint: configuration, open/close, handler table, segment,
  * error reporting and the memory pool. The protocol is described in
- * internal.h. */
+ * internal.h.
+ *
+ * SHUTDOWN. MPI_Finalize needs the endpoint's communicators quiescent:
+ * no send incomplete, no message unreceived, no receive still posted. An
+ * endpoint counts the header messages it sends to each peer (sent[p]) and
+ * receives from each (received[p]); a separate payload always follows its
+ * header, and the receiver starts its receive on reading the header. So
+ * once a rank has received exactly the messages each peer says it sent,
+ * has no payload receive pending and no send incomplete, nothing is in
+ * flight towards it or from it, and its preposted header receives can no
+ * longer match: cancelling them leaves nothing behind. Two ways get there:
+ *   ammpi_close (collective): the ranks settle their requests and credits
+ *     while running handlers, meet in a barrier, after which nobody sends
+ *     any more, exchange their counts (one message to every rank) and
+ *     receive until they match;
+ *   ammpi_stop/ammpi_drain/ammpi_cancel_receives, for a caller whose ranks
+ *     leave one by one (GASNet's exit): stop sends nothing more and gives
+ *     the counts, which the caller delivers itself; drain receives without
+ *     running handlers until the counts match.
+ * Receiving without handlers is what makes the counts final: a handler
+ * could reply or return credits, which would be messages not counted. */
 #include "internal.h"
 
+#include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -95,10 +116,13 @@ static int ep_alloc(ammpi_ep_t *ep)
     ep->inflight_req = calloc((size_t)ep->cap_inflight, sizeof *ep->inflight_req);
     ep->inflight = calloc((size_t)ep->cap_inflight, sizeof *ep->inflight);
     ep->testsome_idx = calloc((size_t)ep->cap_inflight, sizeof *ep->testsome_idx);
+    ep->sent = calloc((size_t)n, sizeof *ep->sent);
+    ep->received = calloc((size_t)n, sizeof *ep->received);
     if (posix_memalign((void **)&ep->recv_mem, 64, (size_t)r * ep->bufsize))
         ep->recv_mem = NULL;
     return ep->credits && ep->owed && ep->incoming && ep->owed_list && ep->owed_listed && ep->recv_req &&
-           ep->posted && ep->inflight_req && ep->inflight && ep->testsome_idx && ep->recv_mem;
+           ep->posted && ep->inflight_req && ep->inflight && ep->testsome_idx && ep->recv_mem &&
+           ep->sent && ep->received;
 }
 
 static void ep_free(ammpi_ep_t *ep)
@@ -110,13 +134,19 @@ static void ep_free(ammpi_ep_t *ep)
     free(ep->owed_listed);
     free(ep->recv_req);
     free(ep->posted);
+    free(ep->parked);
     free(ep->inflight_req);
     free(ep->inflight);
     free(ep->testsome_idx);
+    free(ep->sent);
+    free(ep->received);
     free(ep->recv_mem);
+    free(ep->channel_of);
     pool_drain(&ep->ebufs);
     pool_drain(&ep->lbufs);
+    pool_drain(&ep->hbufs);
     pool_drain(&ep->pends);
+    for (int i = 0; i < AMMPI_MAX_EPS; i++) free(ep->targets[i]);
     free(ep);
 }
 
@@ -144,6 +174,7 @@ int ammpi_open(ammpi_ep_t **out, MPI_Comm parent, const ammpi_config_t *cfg)
     ep->bufsize = HDR_MAX + (size_t)ep->cfg.eager_size;
     ep->ebufs.size = ep->bufsize;
     ep->lbufs.size = AMMPI_MAX_MEDIUM;
+    ep->hbufs.size = AMMPI_MAX_LONG_REQUEST;
     ep->pends.size = sizeof(pending_t);
     long r = ep->cfg.recv_buffers;
     if (r <= 0) {
@@ -160,6 +191,12 @@ int ammpi_open(ammpi_ep_t **out, MPI_Comm parent, const ammpi_config_t *cfg)
         return AMMPI_ERR_RESOURCE;
     }
     for (int p = 0; p < ep->size; p++) ep->credits[p] = (uint16_t)ep->cfg.credits_pp;
+    if (!ammpi_target(ep, 0)) {
+        MPI_Comm_free(&ep->comm);
+        MPI_Comm_free(&ep->payload_comm);
+        ep_free(ep);
+        return AMMPI_ERR_RESOURCE;
+    }
     /* warm the eager pool so steady-state sends never call malloc */
     for (int i = 0; i < ep->cfg.depth + 4; i++) {
         void *b = pool_get(&ep->ebufs);
@@ -183,10 +220,36 @@ static void free_header_receives(ammpi_ep_t *ep)
         MPI_Wait(&ep->recv_req[s], MPI_STATUS_IGNORE);
         MPI_Request_free(&ep->recv_req[s]);
     }
+    ep->posted_count = 0;
 }
 
+/* With the lock held, sending nothing: receives what has arrived without
+ * running handlers and completes this rank's sends. Returns 1 once
+ * `expected` is known (non-NULL), every peer's expected messages have
+ * arrived, no payload is pending and no send is incomplete. */
+static int drained(ammpi_ep_t *ep, const uint64_t *expected)
+{
+    ammpi_reclaim_sends(ep);
+    ammpi_discard_arrived(ep);
+    if (!expected) return 0;
+    int done = ep->pending == NULL && ep->ninflight == 0;
+    for (int p = 0; p < ep->size; p++) {
+        if (ep->received[p] > expected[p]) {
+            ammpi_protocol_error(ep, p, "%llu messages arrived, the sender counted %llu",
+                                 (unsigned long long)ep->received[p],
+                                 (unsigned long long)expected[p]);
+            ep->received[p] = expected[p]; /* reported once; nothing more is due */
+        }
+        if (ep->received[p] < expected[p]) done = 0;
+    }
+    return done;
+}
+
+#define TAG_COUNTS 2 /* ammpi_close's counts; headers use TAG_HEADER */
+
 /* Every rank: settle what it owes and what it is owed, then leave together
- * while still polling, so a peer that is behind is never left waiting. */
+ * while still polling, so a peer that is behind is never left waiting;
+ * then exchange counts and drain (see SHUTDOWN above). */
 int ammpi_close(ammpi_ep_t *ep)
 {
     if (!ep) return AMMPI_ERR_NOT_INIT;
@@ -211,14 +274,33 @@ int ammpi_close(ammpi_ep_t *ep)
         UNLOCK(ep);
         if (!done) ammpi_poll_wait(ep, &idle);
     }
-    /* Replies sent while in the barrier may still be leaving. */
-    for (int settled = 0; !settled;) {
-        LOCK(ep);
-        ammpi_reclaim_sends(ep);
-        settled = ep->ninflight == 0;
-        UNLOCK(ep);
+    /* Every rank has all its credits back, so every request was handled:
+     * no rank sends on the endpoint any more, CREDIT messages and replies
+     * sent during the barrier may still be on their way. */
+    int n = ep->size;
+    uint64_t *theirs = malloc((size_t)n * sizeof *theirs);
+    MPI_Request *req = malloc(2 * (size_t)n * sizeof *req);
+    if (!theirs || !req) {
+        free(theirs);
+        free(req);
+        return AMMPI_ERR_RESOURCE;
     }
-    /* Only CREDIT messages can still be in flight; nothing waits for them. */
+    LOCK(ep);
+    for (int p = 0; p < n; p++) {
+        MPI_Irecv(&theirs[p], 1, MPI_UINT64_T, p, TAG_COUNTS, ep->comm, &req[p]);
+        MPI_Isend(&ep->sent[p], 1, MPI_UINT64_T, p, TAG_COUNTS, ep->comm, &req[n + p]);
+    }
+    UNLOCK(ep);
+    for (int counted = 0, done = 0, next = 0; !done;) {
+        LOCK(ep);
+        for (counted = 1; counted && next < 2 * n; next += counted)
+            MPI_Test(&req[next], &counted, MPI_STATUS_IGNORE);
+        done = drained(ep, counted ? theirs : NULL);
+        UNLOCK(ep);
+        if (!done) sched_yield();
+    }
+    free(theirs);
+    free(req);
     free_header_receives(ep);
     MPI_Comm_free(&ep->comm);
     MPI_Comm_free(&ep->payload_comm);
@@ -227,16 +309,73 @@ int ammpi_close(ammpi_ep_t *ep)
     return AMMPI_OK;
 }
 
-void ammpi_cancel_receives(ammpi_ep_t *ep)
+void ammpi_stop(ammpi_ep_t *ep, uint64_t *sent)
 {
     LOCK(ep);
+    memcpy(sent, ep->sent, (size_t)ep->size * sizeof *sent);
+}
+
+int ammpi_drain(ammpi_ep_t *ep, const uint64_t *expected)
+{
+    return drained(ep, expected);
+}
+
+void ammpi_cancel_receives(ammpi_ep_t *ep)
+{
     free_header_receives(ep);
-    ep->posted_count = 0;
-    for (pending_t *p = ep->pending; p; p = p->next) {
-        MPI_Cancel(&p->req);
-        MPI_Request_free(&p->req);
+}
+
+/* A receive whose cancel fails already holds a message: it stays posted,
+ * complete, in FIFO order, for the next poll. MPI_Request_get_status
+ * reads its status without consuming it. */
+int ammpi_pause_receives(ammpi_ep_t *ep)
+{
+    if (!ep) return AMMPI_ERR_NOT_INIT;
+    if (ammpi_in_handler()) return AMMPI_ERR_BAD_ARG;
+    LOCK(ep);
+    if (ep->paused) {
+        UNLOCK(ep);
+        return AMMPI_ERR_BAD_ARG;
     }
-    ep->pending = NULL;
+    if (!ep->parked && !(ep->parked = malloc((size_t)ep->nrecv * sizeof *ep->parked))) {
+        UNLOCK(ep);
+        return AMMPI_ERR_RESOURCE;
+    }
+    unsigned n = ep->posted_count, kept = 0, r = (unsigned)ep->nrecv;
+    for (unsigned i = 0; i < n; i++) MPI_Cancel(&ep->recv_req[ep->posted[(ep->posted_head + i) % r]]);
+    ep->nparked = 0;
+    for (unsigned i = 0; i < n; i++) {
+        int slot = ep->posted[(ep->posted_head + i) % r], done = 0, cancelled = 0;
+        MPI_Status st;
+        while (!done) MPI_Request_get_status(ep->recv_req[slot], &done, &st);
+        MPI_Test_cancelled(&st, &cancelled);
+        if (cancelled) {
+            MPI_Wait(&ep->recv_req[slot], MPI_STATUS_IGNORE); /* inactive again */
+            ep->parked[ep->nparked++] = slot;
+        } else {
+            ep->posted[(ep->posted_head + kept++) % r] = slot; /* kept <= i: in place */
+        }
+    }
+    ep->posted_count = kept;
+    ep->posted_tail = (ep->posted_head + kept) % r;
+    ep->paused = 1;
+    UNLOCK(ep);
+    return AMMPI_OK;
+}
+
+int ammpi_resume_receives(ammpi_ep_t *ep)
+{
+    if (!ep) return AMMPI_ERR_NOT_INIT;
+    LOCK(ep);
+    if (!ep->paused) {
+        UNLOCK(ep);
+        return AMMPI_ERR_BAD_ARG;
+    }
+    for (int i = 0; i < ep->nparked; i++) ammpi_post_recv(ep, ep->parked[i]);
+    ep->nparked = 0;
+    ep->paused = 0;
+    UNLOCK(ep);
+    return AMMPI_OK;
 }
 
 int ammpi_rank(const ammpi_ep_t *ep) { return ep->rank; }
@@ -244,21 +383,61 @@ int ammpi_size(const ammpi_ep_t *ep) { return ep->size; }
 MPI_Comm ammpi_comm(const ammpi_ep_t *ep) { return ep->comm; }
 const ammpi_config_t *ammpi_config(const ammpi_ep_t *ep) { return &ep->cfg; }
 
-int ammpi_set_handler(ammpi_ep_t *ep, int index, ammpi_handler_fn fn)
+target_t *ammpi_target(ammpi_ep_t *ep, int ep_index)
+{
+    if (ep_index < 0 || ep_index >= AMMPI_MAX_EPS) return NULL;
+    target_t *t = __atomic_load_n(&ep->targets[ep_index], __ATOMIC_ACQUIRE);
+    if (t) return t;
+    t = calloc(1, sizeof *t);
+    if (!t) return NULL;
+    target_t *none = NULL;
+    if (!__atomic_compare_exchange_n(&ep->targets[ep_index], &none, t, 0, __ATOMIC_ACQ_REL,
+                                     __ATOMIC_ACQUIRE)) {
+        free(t);
+        return none;
+    }
+    return t;
+}
+
+int ammpi_register(ammpi_ep_t *ep, int ep_index, int index, ammpi_handler_fn fn,
+                   unsigned accepts, int nargs)
 {
     if (!ep) return AMMPI_ERR_NOT_INIT;
-    if (index < 1 || index >= AMMPI_NUM_HANDLERS) return AMMPI_ERR_BAD_ARG;
-    ep->handlers[index] = fn;
+    if (index < 1 || index >= AMMPI_NUM_HANDLERS || (accepts & ~(unsigned)AMMPI_ACCEPT_ANY) ||
+        nargs < -1 || nargs > AMMPI_MAX_ARGS)
+        return AMMPI_ERR_BAD_ARG;
+    target_t *t = ammpi_target(ep, ep_index);
+    if (!t) return ep_index < 0 || ep_index >= AMMPI_MAX_EPS ? AMMPI_ERR_BAD_ARG : AMMPI_ERR_RESOURCE;
+    /* the function last: a poll on another thread sees a complete entry */
+    LOCK(ep);
+    t->handlers[index].accepts = (uint8_t)accepts;
+    t->handlers[index].nargs = (int8_t)nargs;
+    t->handlers[index].fn = fn;
+    UNLOCK(ep);
+    return AMMPI_OK;
+}
+
+int ammpi_set_handler(ammpi_ep_t *ep, int index, ammpi_handler_fn fn)
+{
+    return ammpi_register(ep, 0, index, fn, AMMPI_ACCEPT_ANY, -1);
+}
+
+int ammpi_set_segment_at(ammpi_ep_t *ep, int ep_index, void *base, uintptr_t size)
+{
+    if (!ep) return AMMPI_ERR_NOT_INIT;
+    if ((!base && size) || (uintptr_t)base + size < (uintptr_t)base) return AMMPI_ERR_BAD_ARG;
+    target_t *t = ammpi_target(ep, ep_index);
+    if (!t) return AMMPI_ERR_BAD_ARG;
+    LOCK(ep);
+    t->seg_base = base;
+    t->seg_size = size;
+    UNLOCK(ep);
     return AMMPI_OK;
 }
 
 int ammpi_set_segment(ammpi_ep_t *ep, void *base, uintptr_t size)
 {
-    if (!ep) return AMMPI_ERR_NOT_INIT;
-    if ((!base && size) || (uintptr_t)base + size < (uintptr_t)base) return AMMPI_ERR_BAD_ARG;
-    ep->seg_base = base;
-    ep->seg_size = size;
-    return AMMPI_OK;
+    return ammpi_set_segment_at(ep, 0, base, size);
 }
 
 void ammpi_set_error_handler(ammpi_ep_t *ep, ammpi_error_fn fn)
@@ -279,7 +458,16 @@ int ammpi_token_source(ammpi_token_t tok, int *src)
     return AMMPI_OK;
 }
 
-int ammpi_token_is_request(ammpi_token_t tok) { return tok && tok->is_request; }
+int ammpi_token_info(ammpi_token_t tok, ammpi_token_info_t *info)
+{
+    if (!tok || !info) return AMMPI_ERR_BAD_ARG;
+    const ammpi_hdr_t *h = tok->hdr;
+    *info = (ammpi_token_info_t){tok->src, h->src_ep, h->ep, h->handler, h->kind & ~K_REPLY,
+                                 (h->kind & K_REPLY) == 0};
+    return AMMPI_OK;
+}
+
+int ammpi_token_is_request(ammpi_token_t tok) { return tok && !(tok->hdr->kind & K_REPLY); }
 int ammpi_token_replied(ammpi_token_t tok) { return tok && tok->replied; }
 ammpi_token_t ammpi_current_token(void) { return current_token; }
 int ammpi_in_handler(void) { return current_token != NULL; }

@@ -10,8 +10,9 @@
  * received directly at its address in the segment, a Medium one into a
  * temporary buffer. The source rank is taken from MPI_Status, never from
  * the wire; everything else in a header is validated before any byte is
- * written (handler registered, counts and sizes within limits, Long range
- * inside the segment, credits consistent).
+ * written (endpoint index open, handler registered there and accepting the
+ * message's category and argument count, sizes within limits, Long range
+ * inside that endpoint's segment, credits consistent).
  *
  * RECEIVES. R receives are preposted with MPI_ANY_SOURCE on the header
  * tag. MPI matches wildcard receives in posting order, so only the oldest
@@ -42,7 +43,10 @@
  *     (R + D + (C+1)*N) * (E+H)      receive and eager send buffers
  *   + (2*C*N + D) * M                separate payloads in flight (replies
  *                                    copied, Medium receive buffers)
- *   + 128 * (C*N + D) + 16 * N       bookkeeping and per-peer counters
+ *   + D * 1 MiB                      copies of IMMEDIATE Long requests (a
+ *                                    request must not wait for a peer that
+ *                                    may not poll; only if such are sent)
+ *   + 128 * (C*N + D) + 32 * N       bookkeeping and per-peer counters
  * The first line is allocated at open; the rest only grows under load and
  * is bounded because every message in flight holds a credit or a buffer.
  */
@@ -52,8 +56,13 @@
 #include "ammpi.h"
 #include <pthread.h>
 
-enum { K_SHORT = 1, K_MEDIUM = 2, K_LONG = 3, K_CREDIT = 4, K_REPLY = 0x80 };
-enum { F_SEPARATE = 1 };
+/* kinds on the wire: a message's category (AMMPI_SHORT/MEDIUM/LONG), or a
+ * credit return; | K_REPLY for a reply */
+enum { K_SHORT = AMMPI_SHORT, K_MEDIUM = AMMPI_MEDIUM, K_LONG = AMMPI_LONG, K_CREDIT = 8,
+       K_REPLY = 0x80 };
+/* F_SEPARATE: the payload follows in its own message; F_INPLACE (channels
+ * only): a Long's payload is already at its destination */
+enum { F_SEPARATE = 1, F_INPLACE = 2 };
 #define TAG_HEADER 1
 #define TAG_SPACE 32768 /* payload tags cycle through 0..TAG_SPACE-1 */
 
@@ -63,7 +72,8 @@ typedef struct {
     uint8_t nargs;
     uint8_t flags;    /* F_SEPARATE: payload follows in its own message */
     uint16_t credits; /* request credits returned to the receiver */
-    uint16_t reserved;
+    uint8_t ep;       /* endpoint index addressed */
+    uint8_t src_ep;   /* sender's endpoint index */
     uint32_t nbytes;
     int32_t tag;      /* payload message tag when F_SEPARATE */
     uint64_t dest;    /* Long: destination address in the receiver's segment */
@@ -107,18 +117,32 @@ typedef struct {
 
 struct ammpi_token {
     ammpi_ep_t *ep;
+    const ammpi_hdr_t *hdr; /* the message (validated) */
     int src;
-    int is_request;
     int replied;
+    ammpi_channel_t *ch;    /* the channel it came through, or NULL (MPI) */
 };
 
-/* A send MPI still owns: its buffer returns to `owner` (or the heap when
- * owner is NULL and buf is set) once MPI_Testsome reports it done. */
+/* A send MPI still owns: its buffer returns to `owner` (if any) once
+ * MPI_Testsome reports it done, and `lc` (if any) is decremented. */
 typedef struct {
     char *buf;
     pool_t *owner;
+    uint32_t *lc;
     int counts_depth; /* a request buffer: frees a depth slot */
 } inflight_t;
+
+/* What one endpoint index accepts: handlers and the Long segment. */
+typedef struct {
+    ammpi_handler_fn fn;
+    uint8_t accepts; /* AMMPI_SHORT.. | AMMPI_REQUEST/REPLY */
+    int8_t nargs;    /* -1: any */
+} handler_t;
+typedef struct {
+    handler_t handlers[AMMPI_NUM_HANDLERS];
+    char *seg_base;
+    uintptr_t seg_size;
+} target_t;
 
 struct ammpi_ep {
     MPI_Comm comm, payload_comm;
@@ -127,9 +151,10 @@ struct ammpi_ep {
     size_t bufsize; /* HDR_MAX + eager_size */
     pthread_mutex_t lock;
 
-    ammpi_handler_fn handlers[AMMPI_NUM_HANDLERS];
-    char *seg_base;
-    uintptr_t seg_size;
+    target_t *targets[AMMPI_MAX_EPS]; /* NULL: index not open */
+    ammpi_channel_t **channel_of;     /* per peer: the channel serving it, or NULL */
+    ammpi_channel_t *channels[4];
+    int nchannels;
     ammpi_error_fn on_error;
     ammpi_hook_fn hook_before, hook_after;
 
@@ -146,6 +171,8 @@ struct ammpi_ep {
     MPI_Request *recv_req;
     int *posted; /* FIFO of slots in posting order */
     unsigned posted_head, posted_tail, posted_count;
+    int *parked, nparked; /* slots cancelled by ammpi_pause_receives */
+    int paused;
 
     /* sends MPI still owns */
     int ninflight, cap_inflight;
@@ -153,14 +180,17 @@ struct ammpi_ep {
     inflight_t *inflight;
     int *testsome_idx;
     int depth_used; /* request buffers in MPI */
+    int lc_waiting; /* sends whose completion a caller's lc counter waits for */
 
     pool_t ebufs;   /* eager buffers: bufsize bytes */
     pool_t lbufs;   /* large buffers: AMMPI_MAX_MEDIUM bytes */
+    pool_t hbufs;   /* copies of IMMEDIATE Long requests: AMMPI_MAX_LONG_REQUEST bytes */
     pool_t pends;   /* pending_t records */
     pending_t *pending; /* payloads being received, in arrival order */
     int next_tag;
 
     ammpi_stats_t stats;
+    uint64_t *sent, *received; /* header messages per peer: shutdown counts them (ep.c) */
 };
 
 #define LOCK(ep) do { if ((ep)->cfg.thread_safe) pthread_mutex_lock(&(ep)->lock); } while (0)
@@ -177,12 +207,15 @@ void ammpi_leave_handler(struct ammpi_token *prev);
 int ammpi_reclaim_sends(ammpi_ep_t *ep);
 void ammpi_send_credits(ammpi_ep_t *ep, int peer);
 void ammpi_flush_owed(ammpi_ep_t *ep);
-void ammpi_track_send(ammpi_ep_t *ep, MPI_Request req, char *buf, pool_t *owner, int counts_depth);
+void ammpi_track_send(ammpi_ep_t *ep, MPI_Request req, char *buf, pool_t *owner, uint32_t *lc,
+                      int counts_depth);
+target_t *ammpi_target(ammpi_ep_t *ep, int ep_index); /* opens it on first use; NULL: bad index */
 
 size_t ammpi_max_payload(int kind); /* for a kind, | K_REPLY for replies */
 
 /* recv.c */
 int ammpi_poll_internal(ammpi_ep_t *ep); /* messages handled; takes the lock */
 void ammpi_post_recv(ammpi_ep_t *ep, int slot);
+void ammpi_discard_arrived(ammpi_ep_t *ep); /* lock held: receive without running handlers */
 
 #endif

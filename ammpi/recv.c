@@ -3,10 +3,13 @@
  * protocol is described in internal.h. */
 #include "internal.h"
 
+#include <limits.h>
 #include <sched.h>
 #include <string.h>
 
-#define RECLAIM_AT 8 /* sends in MPI before a poll reclaims their buffers */
+/* sends in MPI before a poll reclaims their buffers (at once when a
+ * caller waits for a send's local completion) */
+#define RECLAIM_AT 8
 
 /* Header receives are persistent requests (MPI_Recv_init at open):
  * reposting one is an MPI_Start, cheaper than a new MPI_Irecv. */
@@ -28,13 +31,14 @@ static int pop_posted(ammpi_ep_t *ep)
 
 static const char *kind_name(int kind)
 {
-    static const char *names[] = {"?", "Short", "Medium", "Long", "Credit"};
-    return names[kind];
+    return kind == K_SHORT ? "Short" : kind == K_MEDIUM ? "Medium" : kind == K_LONG ? "Long"
+                                                                    : "Credit";
 }
 
-/* Checks a header that arrived from src in `count` bytes. Returns 0 if it
- * may be delivered; otherwise reports it and returns -1. */
-static int validate(ammpi_ep_t *ep, int src, const char *buf, int count)
+/* Checks a header that arrived from src in `count` bytes (through a
+ * channel: no credits, and a Long may be in place). Returns 0 if it may be
+ * delivered; otherwise reports it and returns -1. */
+static int validate(ammpi_ep_t *ep, int src, const char *buf, int count, int via_channel)
 {
     const ammpi_hdr_t *h = (const ammpi_hdr_t *)buf;
     if (count < (int)sizeof *h) {
@@ -42,55 +46,79 @@ static int validate(ammpi_ep_t *ep, int src, const char *buf, int count)
         return -1;
     }
     int kind = h->kind & ~K_REPLY, is_reply = (h->kind & K_REPLY) != 0;
-    if (kind < K_SHORT || kind > K_CREDIT || (kind == K_CREDIT && is_reply)) {
+    if ((kind != K_SHORT && kind != K_MEDIUM && kind != K_LONG && kind != K_CREDIT) ||
+        (kind == K_CREDIT && is_reply)) {
         ammpi_protocol_error(ep, src, "unknown message kind %d", h->kind);
         return -1;
     }
-    int room = ep->cfg.credits_pp - ep->credits[src];
+    int room = via_channel ? 0 : ep->cfg.credits_pp - ep->credits[src];
     if (h->credits > room) {
         ammpi_protocol_error(ep, src, "returns %u credits, but only %d requests are outstanding",
                              h->credits, room);
         return -1;
     }
     if (kind == K_CREDIT) {
-        if (count != (int)hdr_len(0)) {
+        if (count != (int)hdr_len(0) || via_channel) {
             ammpi_protocol_error(ep, src, "credit message of %d bytes", count);
             return -1;
         }
         return 0;
     }
-    const char *what = kind_name(kind);
-    if (!ep->handlers[h->handler]) {
-        ammpi_protocol_error(ep, src, "%s %s names handler %d, which is not registered",
-                             what, is_reply ? "reply" : "request", h->handler);
+    const char *what = kind_name(kind), *dir = is_reply ? "reply" : "request";
+    const target_t *t =
+        h->ep < AMMPI_MAX_EPS ? __atomic_load_n(&ep->targets[h->ep], __ATOMIC_ACQUIRE) : NULL;
+    if (!t || h->src_ep >= AMMPI_MAX_EPS) {
+        ammpi_protocol_error(ep, src, "%s %s for handler %d names endpoint %u (from endpoint %u), "
+                             "which does not exist here", what, dir, h->handler, h->ep, h->src_ep);
+        return -1;
+    }
+    const handler_t *hd = &t->handlers[h->handler];
+    if (!hd->fn) {
+        ammpi_protocol_error(ep, src, "%s %s names handler %d, which is not registered", what, dir,
+                             h->handler);
         return -1;
     }
     size_t max = ammpi_max_payload(h->kind);
-    if (h->nargs > AMMPI_MAX_ARGS || h->nbytes > max || (h->flags & ~F_SEPARATE)) {
+    unsigned flags_ok = via_channel ? (kind == K_LONG ? F_INPLACE : 0) : F_SEPARATE;
+    if (h->nargs > AMMPI_MAX_ARGS || h->nbytes > max || (h->flags & ~flags_ok)) {
         ammpi_protocol_error(ep, src, "%s for handler %d has %u args, %u payload bytes "
                              "(limit %zu), flags 0x%x", what, h->handler, h->nargs,
                              h->nbytes, max, h->flags);
         return -1;
     }
-    int separate = (h->flags & F_SEPARATE) != 0;
+    if (!(hd->accepts & kind) || !(hd->accepts & (is_reply ? AMMPI_REPLY : AMMPI_REQUEST)) ||
+        (hd->nargs >= 0 && hd->nargs != h->nargs)) {
+        ammpi_protocol_error(ep, src, "%s %s with %u args for handler %d, registered for other "
+                             "messages (categories 0x%x, %d args)", what, dir, h->nargs,
+                             h->handler, hd->accepts, hd->nargs);
+        return -1;
+    }
+    int separate = (h->flags & (F_SEPARATE | F_INPLACE)) != 0;
     size_t expect = hdr_len(h->nargs) + (separate ? 0 : h->nbytes);
-    if ((size_t)count != expect || (separate && (h->tag < 0 || h->tag >= TAG_SPACE))) {
-        ammpi_protocol_error(ep, src, "%s for handler %d is %d bytes long, header implies %zu "
-                             "(tag %d)", what, h->handler, count, expect, h->tag);
+    if ((size_t)count != expect) {
+        ammpi_protocol_error(ep, src, "%s for handler %d is %d bytes long, header implies %zu",
+                             what, h->handler, count, expect);
+        return -1;
+    }
+    /* a separate payload is never empty: its receive could not start
+     * (found by fuzzing: a 0-byte Long at address 0 leaked its record) */
+    if ((h->flags & F_SEPARATE) && (h->tag < 0 || h->tag >= TAG_SPACE || h->nbytes == 0)) {
+        ammpi_protocol_error(ep, src, "%s for handler %d announces a separate payload of %u bytes "
+                             "on tag %d", what, h->handler, h->nbytes, h->tag);
         return -1;
     }
     if (kind == K_LONG && h->nbytes) {
-        uintptr_t base = (uintptr_t)ep->seg_base;
-        if (h->dest < base || h->dest - base > ep->seg_size ||
-            h->nbytes > ep->seg_size - (h->dest - base)) {
+        uintptr_t base = (uintptr_t)t->seg_base;
+        if (h->dest < base || h->dest - base > t->seg_size ||
+            h->nbytes > t->seg_size - (h->dest - base)) {
             ammpi_protocol_error(ep, src, "Long for handler %d targets [0x%llx, +%u), outside "
-                                 "the segment [%p, +%lu)", h->handler,
-                                 (unsigned long long)h->dest, h->nbytes, (void *)ep->seg_base,
-                                 (unsigned long)ep->seg_size);
+                                 "endpoint %u's segment [%p, +%lu)", h->handler,
+                                 (unsigned long long)h->dest, h->nbytes, h->ep,
+                                 (void *)t->seg_base, (unsigned long)t->seg_size);
             return -1;
         }
     }
-    if (!is_reply && ep->incoming[src] >= ep->cfg.credits_pp) {
+    if (!is_reply && !via_channel && ep->incoming[src] >= ep->cfg.credits_pp) {
         ammpi_protocol_error(ep, src, "request for handler %d exceeds the %d credits per peer",
                              h->handler, ep->cfg.credits_pp);
         return -1;
@@ -106,6 +134,8 @@ static void start_payload(ammpi_ep_t *ep, int src, const ammpi_hdr_t *h)
     int temp = (h->kind & ~K_REPLY) != K_LONG;
     void *payload = temp ? pool_get(&ep->lbufs) : (void *)(uintptr_t)h->dest;
     if (!p || !payload) {
+        if (p) pool_put(&ep->pends, p);
+        if (temp && payload) pool_put(&ep->lbufs, payload);
         ammpi_protocol_error(ep, src, "no memory to receive a %u-byte payload", h->nbytes);
         return;
     }
@@ -166,7 +196,8 @@ static int take_message(ammpi_ep_t *ep, msg_t *m)
         char *buf = ep->recv_mem + (size_t)slot * ep->bufsize;
         const ammpi_hdr_t *h = (const ammpi_hdr_t *)buf;
         int src = st.MPI_SOURCE;
-        if (validate(ep, src, buf, count) != 0) {
+        ep->received[src]++;
+        if (validate(ep, src, buf, count, 0) != 0) {
             ammpi_post_recv(ep, slot);
             continue;
         }
@@ -182,8 +213,8 @@ static int take_message(ammpi_ep_t *ep, msg_t *m)
             continue;
         }
         char *payload = buf + hdr_len(h->nargs);
-        if ((h->kind & ~K_REPLY) == K_LONG && h->nbytes) {
-            memcpy((void *)(uintptr_t)h->dest, payload, h->nbytes);
+        if ((h->kind & ~K_REPLY) == K_LONG) { /* the handler sees dest, even for 0 bytes */
+            if (h->nbytes) memcpy((void *)(uintptr_t)h->dest, payload, h->nbytes);
             payload = (char *)(uintptr_t)h->dest;
         }
         *m = (msg_t){src, h, (const int32_t *)(h + 1), payload, slot, NULL};
@@ -253,24 +284,40 @@ static void owe_credit(ammpi_ep_t *ep, int src)
     if (++ep->owed[src] >= (ep->cfg.credits_pp + 1) / 2) ammpi_send_credits(ep, src);
 }
 
-static void dispatch(ammpi_ep_t *ep, msg_t *m)
+static void dispatch(ammpi_ep_t *ep, msg_t *m, ammpi_channel_t *ch)
 {
     const ammpi_hdr_t *h = m->hdr;
-    struct ammpi_token tok = {ep, m->src, (h->kind & K_REPLY) == 0, 0};
+    struct ammpi_token tok = {ep, h, m->src, 0, ch};
+    int is_request = (h->kind & K_REPLY) == 0;
     ammpi_enter_handler(&tok);
-    if (ep->hook_before) ep->hook_before(&tok, tok.is_request);
-    call_handler(ep->handlers[h->handler], (h->kind & ~K_REPLY) == K_SHORT, &tok, m->payload,
-                 h->nbytes, m->args, h->nargs);
-    if (ep->hook_after) ep->hook_after(&tok, tok.is_request);
+    if (ep->hook_before) ep->hook_before(&tok, is_request);
+    call_handler(ep->targets[h->ep]->handlers[h->handler].fn, (h->kind & ~K_REPLY) == K_SHORT,
+                 &tok, m->payload, h->nbytes, m->args, h->nargs);
+    if (ep->hook_after) ep->hook_after(&tok, is_request);
     ammpi_leave_handler(NULL);
+    if (ch) return; /* no credits, nothing to repost */
     LOCK(ep);
-    if (tok.is_request && !tok.replied) owe_credit(ep, m->src);
+    if (is_request && !tok.replied) owe_credit(ep, m->src);
     if (m->slot >= 0) ammpi_post_recv(ep, m->slot);
     if (m->pend) {
         if (m->pend->temp) pool_put(&ep->lbufs, m->pend->payload);
         pool_put(&ep->pends, m->pend);
     }
     UNLOCK(ep);
+}
+
+/* Shutdown (ep.c): takes every message that has arrived, starting the
+ * receives of separate payloads, and releases it without its handler. */
+void ammpi_discard_arrived(ammpi_ep_t *ep)
+{
+    msg_t m;
+    while (take_message(ep, &m)) {
+        if (m.slot >= 0) ammpi_post_recv(ep, m.slot);
+        if (m.pend) {
+            if (m.pend->temp) pool_put(&ep->lbufs, m.pend->payload);
+            pool_put(&ep->pends, m.pend);
+        }
+    }
 }
 
 #define POLL_BUDGET 32 /* messages one poll may handle before returning */
@@ -281,15 +328,37 @@ int ammpi_poll_internal(ammpi_ep_t *ep)
     msg_t m;
     while (handled < POLL_BUDGET) {
         LOCK(ep);
-        if (ep->ninflight >= RECLAIM_AT) ammpi_reclaim_sends(ep);
+        if (ep->ninflight >= RECLAIM_AT || ep->lc_waiting) ammpi_reclaim_sends(ep);
         int got = take_message(ep, &m);
         if (!got && ep->owed_count) ammpi_flush_owed(ep);
         UNLOCK(ep);
         if (!got) break;
-        dispatch(ep, &m);
+        dispatch(ep, &m, NULL);
         handled++;
     }
+    for (int i = 0; i < ep->nchannels; i++) handled += ep->channels[i]->poll(ep->channels[i]);
     return handled;
+}
+
+int ammpi_deliver(ammpi_ep_t *ep, ammpi_channel_t *ch, int src, const void *msg, size_t len)
+{
+    const ammpi_hdr_t *h = msg;
+    if (len > INT_MAX || src < 0 || src >= ep->size) {
+        ammpi_protocol_error(ep, src, "a channel delivered %zu bytes from node %d", len, src);
+        return -1;
+    }
+    LOCK(ep);
+    int bad = validate(ep, src, msg, (int)len, 1);
+    UNLOCK(ep);
+    if (bad) return -1;
+    void *payload = (char *)msg + hdr_len(h->nargs);
+    if ((h->kind & ~K_REPLY) == K_LONG) { /* in place already, or copied now */
+        if (!(h->flags & F_INPLACE) && h->nbytes) memcpy((void *)(uintptr_t)h->dest, payload, h->nbytes);
+        payload = (void *)(uintptr_t)h->dest;
+    }
+    msg_t m = {src, h, (const int32_t *)(h + 1), payload, -1, NULL};
+    dispatch(ep, &m, ch);
+    return 0;
 }
 
 int ammpi_poll(ammpi_ep_t *ep)

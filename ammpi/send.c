@@ -16,7 +16,7 @@ static void fatal(ammpi_ep_t *ep, const char *what)
     MPI_Abort(ep->comm, 1);
 }
 
-void ammpi_track_send(ammpi_ep_t *ep, MPI_Request req, char *buf, pool_t *owner,
+void ammpi_track_send(ammpi_ep_t *ep, MPI_Request req, char *buf, pool_t *owner, uint32_t *lc,
                       int counts_depth)
 {
     if (ep->ninflight == ep->cap_inflight) {
@@ -31,8 +31,9 @@ void ammpi_track_send(ammpi_ep_t *ep, MPI_Request req, char *buf, pool_t *owner,
         ep->cap_inflight = cap;
     }
     ep->inflight_req[ep->ninflight] = req;
-    ep->inflight[ep->ninflight] = (inflight_t){buf, owner, counts_depth};
+    ep->inflight[ep->ninflight] = (inflight_t){buf, owner, lc, counts_depth};
     ep->ninflight++;
+    if (lc) ep->lc_waiting++;
 }
 
 /* Returns buffers of completed sends to their pools. */
@@ -49,6 +50,10 @@ int ammpi_reclaim_sends(ammpi_ep_t *ep)
     for (int i = 0; i < done; i++) {
         inflight_t *f = &ep->inflight[ep->testsome_idx[i]];
         if (f->owner) pool_put(f->owner, f->buf);
+        if (f->lc) {
+            __atomic_fetch_sub(f->lc, 1, __ATOMIC_RELEASE);
+            ep->lc_waiting--;
+        }
         if (f->counts_depth) ep->depth_used--;
     }
     int keep = 0;
@@ -70,21 +75,24 @@ static uint16_t take_owed(ammpi_ep_t *ep, int peer)
     return c;
 }
 
-static size_t fill_header(char *buf, int kind, int handler, int nargs, const int32_t *args,
-                          size_t nbytes, void *dest_addr, int tag, uint16_t credits)
+/* Writes the header of m (sent as kind, to endpoint index ep) into buf;
+ * returns its length. */
+static size_t fill_header(char *buf, int kind, const ammpi_msg_t *m, int ep, int tag,
+                          uint16_t credits)
 {
     ammpi_hdr_t *h = (ammpi_hdr_t *)buf;
     h->kind = (uint8_t)kind;
-    h->handler = (uint8_t)handler;
-    h->nargs = (uint8_t)nargs;
+    h->handler = (uint8_t)m->handler;
+    h->nargs = (uint8_t)m->nargs;
     h->flags = tag >= 0 ? F_SEPARATE : 0;
     h->credits = credits;
-    h->reserved = 0;
-    h->nbytes = (uint32_t)nbytes;
+    h->ep = (uint8_t)ep;
+    h->src_ep = (uint8_t)m->src_ep;
+    h->nbytes = (uint32_t)m->nbytes;
     h->tag = tag;
-    h->dest = (uint64_t)(uintptr_t)dest_addr;
-    if (nargs) memcpy(buf + sizeof *h, args, 4 * (size_t)nargs);
-    return hdr_len(nargs);
+    h->dest = (uint64_t)(uintptr_t)m->dest_addr;
+    if (m->nargs) memcpy(buf + sizeof *h, m->args, 4 * (size_t)m->nargs);
+    return hdr_len(m->nargs);
 }
 
 static char *get_buffer(ammpi_ep_t *ep, pool_t *pool)
@@ -95,12 +103,13 @@ static char *get_buffer(ammpi_ep_t *ep, pool_t *pool)
 }
 
 static void post_send(ammpi_ep_t *ep, MPI_Comm comm, int dest, const void *buf, size_t len,
-                      int tag, pool_t *owner, int counts_depth)
+                      int tag, pool_t *owner, uint32_t *lc, int counts_depth)
 {
     MPI_Request req;
     if (MPI_Isend(buf, (int)len, MPI_BYTE, dest, tag, comm, &req) != MPI_SUCCESS)
         fatal(ep, "MPI_Isend failed");
-    ammpi_track_send(ep, req, (char *)buf, owner, counts_depth);
+    ammpi_track_send(ep, req, (char *)buf, owner, lc, counts_depth);
+    if (comm == ep->comm) ep->sent[dest]++;
 }
 
 static int next_tag(ammpi_ep_t *ep)
@@ -115,8 +124,9 @@ void ammpi_send_credits(ammpi_ep_t *ep, int peer)
 {
     if (ep->owed[peer] == 0) return;
     char *buf = get_buffer(ep, &ep->ebufs);
-    size_t len = fill_header(buf, K_CREDIT, 0, 0, NULL, 0, NULL, -1, take_owed(ep, peer));
-    post_send(ep, ep->comm, peer, buf, len, TAG_HEADER, &ep->ebufs, 0);
+    static const ammpi_msg_t none = {0};
+    size_t len = fill_header(buf, K_CREDIT, &none, 0, -1, take_owed(ep, peer));
+    post_send(ep, ep->comm, peer, buf, len, TAG_HEADER, &ep->ebufs, NULL, 0);
     ep->stats.credit_msgs_sent++;
 }
 
@@ -139,12 +149,12 @@ size_t ammpi_max_payload(int kind)
     }
 }
 
-static int check_args(int kind, int handler, const void *src, size_t nbytes, int nargs,
-                      const int32_t *args)
+static int check_msg(int kind, const ammpi_msg_t *m)
 {
-    if (handler < 1 || handler >= AMMPI_NUM_HANDLERS) return AMMPI_ERR_BAD_ARG;
-    if (nargs < 0 || nargs > AMMPI_MAX_ARGS || (nargs && !args)) return AMMPI_ERR_BAD_ARG;
-    if (nbytes > ammpi_max_payload(kind) || (nbytes && !src)) return AMMPI_ERR_BAD_ARG;
+    if (m->handler < 1 || m->handler >= AMMPI_NUM_HANDLERS) return AMMPI_ERR_BAD_ARG;
+    if (m->nargs < 0 || m->nargs > AMMPI_MAX_ARGS || (m->nargs && !m->args)) return AMMPI_ERR_BAD_ARG;
+    if (m->nbytes > ammpi_max_payload(kind) || (m->nbytes && !m->src)) return AMMPI_ERR_BAD_ARG;
+    if (m->src_ep < 0 || m->src_ep >= AMMPI_MAX_EPS) return AMMPI_ERR_BAD_ARG;
     return AMMPI_OK;
 }
 
@@ -161,118 +171,269 @@ static void wait_send(ammpi_ep_t *ep, MPI_Request *req)
     }
 }
 
-static int request(ammpi_ep_t *ep, int kind, int dest, int handler, const void *src,
-                   size_t nbytes, void *dest_addr, int nargs, const int32_t *args, int async)
+/* With the lock held: takes a credit to dest and a request buffer slot,
+ * waiting (polling) for them, or returns AMMPI_ERR_AGAIN under
+ * AMMPI_IMMEDIATE. Returns with the lock held either way. */
+static int take_credit(ammpi_ep_t *ep, int dest, int flags)
 {
-    if (!ep) return AMMPI_ERR_NOT_INIT;
-    int rc = check_args(kind, handler, src, nbytes, nargs, args);
-    if (rc != AMMPI_OK) return rc;
-    if (dest < 0 || dest >= ep->size || ammpi_in_handler()) return AMMPI_ERR_BAD_ARG;
-    int separate = nbytes > (size_t)ep->cfg.eager_size;
     int idle = 0;
-    LOCK(ep);
     while (ep->credits[dest] == 0 || ep->depth_used >= ep->cfg.depth) {
         if (ep->credits[dest] && ammpi_reclaim_sends(ep)) continue;
+        if (flags & AMMPI_IMMEDIATE) return AMMPI_ERR_AGAIN;
         if (ep->credits[dest]) ep->stats.buffer_waits++;
         else ep->stats.credit_waits++;
         UNLOCK(ep);
         ammpi_poll_wait(ep, &idle);
         LOCK(ep);
     }
-    char *buf = get_buffer(ep, &ep->ebufs);
     ep->credits[dest]--;
     ep->depth_used++;
+    return AMMPI_OK;
+}
+
+/* With the lock held: sends message m (kind, to dest's endpoint dest_ep)
+ * whose header goes in buf, an eager buffer. The payload is m->src: it
+ * may already sit in buf after the header, or in a large buffer of
+ * `owner` (handed over), or be the caller's memory; an eager payload is
+ * copied into buf, a larger one travels separately. The caller's memory
+ * as a separate payload: a reply copies it (a handler cannot wait); a
+ * request tracks it with m->lc when async, or else waits for MPI. */
+static void send_message(ammpi_ep_t *ep, int kind, const ammpi_msg_t *m, int dest, int dest_ep,
+                         char *buf, pool_t *owner, int async)
+{
+    int is_request = !(kind & K_REPLY);
+    int separate = m->nbytes > (size_t)ep->cfg.eager_size;
     int tag = separate ? next_tag(ep) : -1;
-    size_t len = fill_header(buf, kind, handler, nargs, args, nbytes, dest_addr, tag,
-                             take_owed(ep, dest));
-    if (!separate && nbytes) memcpy(buf + len, src, nbytes);
-    post_send(ep, ep->comm, dest, buf, separate ? len : len + nbytes, TAG_HEADER, &ep->ebufs, 1);
-    ep->stats.requests_sent++;
-    if (separate) {
-        /* straight from the caller's buffer into the destination */
-        ep->stats.payloads_separate++;
-        if (async) {
-            post_send(ep, ep->payload_comm, dest, src, nbytes, tag, NULL, 0);
-        } else {
-            MPI_Request preq;
-            if (MPI_Isend(src, (int)nbytes, MPI_BYTE, dest, tag, ep->payload_comm, &preq) !=
-                MPI_SUCCESS)
-                fatal(ep, "MPI_Isend failed");
-            wait_send(ep, &preq);
+    size_t len = fill_header(buf, kind, m, dest_ep, tag, take_owed(ep, dest));
+    if (!separate && m->nbytes && m->src != buf + len) memcpy(buf + len, m->src, m->nbytes);
+    if (!separate && owner) pool_put(owner, (void *)m->src);
+    post_send(ep, ep->comm, dest, buf, separate ? len : len + m->nbytes, TAG_HEADER, &ep->ebufs,
+              NULL, is_request);
+    if (is_request) ep->stats.requests_sent++;
+    else ep->stats.replies_sent++;
+    if (!separate) return;
+    ep->stats.payloads_separate++;
+    const void *payload = m->src;
+    /* a reply cannot wait for the requester, nor an IMMEDIATE request for
+     * a peer that may not poll: they send a copy */
+    if (!owner && (!is_request || (!async && (m->flags & AMMPI_IMMEDIATE)))) {
+        pool_t *pool = m->nbytes <= AMMPI_MAX_MEDIUM ? &ep->lbufs : &ep->hbufs;
+        char *copy = get_buffer(ep, pool);
+        memcpy(copy, m->src, m->nbytes);
+        payload = copy;
+        owner = pool;
+    }
+    if (owner || async) {
+        if (!owner && m->lc) __atomic_fetch_add(m->lc, 1, __ATOMIC_RELAXED);
+        post_send(ep, ep->payload_comm, dest, payload, m->nbytes, tag, owner, owner ? NULL : m->lc, 0);
+        return;
+    }
+    MPI_Request preq;
+    if (MPI_Isend(payload, (int)m->nbytes, MPI_BYTE, dest, tag, ep->payload_comm, &preq) != MPI_SUCCESS)
+        fatal(ep, "MPI_Isend failed");
+    wait_send(ep, &preq);
+}
+
+static int check_request(ammpi_ep_t *ep, const ammpi_msg_t *m)
+{
+    if (!ep) return AMMPI_ERR_NOT_INIT;
+    int kind = m->category;
+    if (kind != K_SHORT && kind != K_MEDIUM && kind != K_LONG) return AMMPI_ERR_BAD_ARG;
+    if (m->dest < 0 || m->dest >= ep->size || m->dest_ep < 0 || m->dest_ep >= AMMPI_MAX_EPS ||
+        ammpi_in_handler())
+        return AMMPI_ERR_BAD_ARG;
+    return check_msg(kind, m);
+}
+
+static int check_reply(ammpi_token_t tok, const ammpi_msg_t *m)
+{
+    if (!tok || tok != ammpi_current_token() || (tok->hdr->kind & K_REPLY) || tok->replied)
+        return AMMPI_ERR_BAD_ARG;
+    int kind = m->category;
+    if (kind != K_SHORT && kind != K_MEDIUM && kind != K_LONG) return AMMPI_ERR_BAD_ARG;
+    return check_msg(kind | K_REPLY, m);
+}
+
+/* async: a separate payload may still be read after return (tracked by
+ * m->lc when set); otherwise the call waits until MPI is done with it. */
+static int request(ammpi_ep_t *ep, const ammpi_msg_t *m, int async)
+{
+    int rc = check_request(ep, m);
+    if (rc != AMMPI_OK) return rc;
+    ammpi_channel_t *ch = ep->channel_of ? ep->channel_of[m->dest] : NULL;
+    if (ch && (rc = ch->send(ch, m, m->dest, m->dest_ep, 0)) != AMMPI_ERR_NOT_HERE) return rc;
+    LOCK(ep);
+    rc = take_credit(ep, m->dest, m->flags);
+    if (rc == AMMPI_OK)
+        send_message(ep, m->category, m, m->dest, m->dest_ep, get_buffer(ep, &ep->ebufs), NULL, async);
+    UNLOCK(ep);
+    return rc;
+}
+
+int ammpi_reply(ammpi_token_t tok, const ammpi_msg_t *req)
+{
+    int rc = check_reply(tok, req);
+    if (rc != AMMPI_OK) return rc;
+    ammpi_ep_t *ep = tok->ep;
+    /* a reply comes from the endpoint the request went to */
+    ammpi_msg_t reply = *req;
+    reply.src_ep = tok->hdr->ep;
+    const ammpi_msg_t *m = &reply;
+    if (tok->ch) {
+        rc = tok->ch->send(tok->ch, m, tok->src, tok->hdr->src_ep, 1);
+        if (rc == AMMPI_OK) tok->replied = 1;
+        return rc;
+    }
+    LOCK(ep);
+    /* this reply returns the request's credit plus whatever else is owed */
+    ep->owed[tok->src]++;
+    send_message(ep, m->category | K_REPLY, m, tok->src, tok->hdr->src_ep,
+                 get_buffer(ep, &ep->ebufs), NULL, 0);
+    tok->replied = 1;
+    UNLOCK(ep);
+    return AMMPI_OK;
+}
+
+/* ---- negotiated payload */
+
+int ammpi_prepare(ammpi_ep_t *ep, ammpi_token_t tok, const ammpi_msg_t *m, size_t most,
+                  ammpi_prep_t *p)
+{
+    static const int32_t no_args[AMMPI_MAX_ARGS];
+    ammpi_msg_t probe = *m; /* handler, nbytes and arguments come at commit */
+    probe.handler = 1;
+    probe.nbytes = 0;
+    probe.args = no_args;
+    int rc = tok ? check_reply(tok, &probe) : check_request(ep, &probe);
+    if (rc != AMMPI_OK) return rc;
+    if (tok) ep = tok->ep;
+    size_t max = ammpi_max_payload(m->category | (tok ? K_REPLY : 0));
+    if (most > max) most = max;
+    int via_channel = tok ? tok->ch != NULL : ep->channel_of && ep->channel_of[m->dest];
+    LOCK(ep);
+    if (!tok && !via_channel) rc = take_credit(ep, m->dest, m->flags);
+    if (rc == AMMPI_OK) {
+        *p = (ammpi_prep_t){*m, ep, tok, get_buffer(ep, &ep->ebufs), NULL, (void *)m->src, most};
+        if (!m->src && most <= (size_t)ep->cfg.eager_size) {
+            p->offer = p->buf + hdr_len(m->nargs);
+        } else if (!m->src) {
+            p->large = get_buffer(ep, &ep->lbufs);
+            p->offer = p->large;
         }
     }
     UNLOCK(ep);
-    return AMMPI_OK;
+    return rc;
 }
 
-static int reply(ammpi_token_t tok, int kind, int handler, const void *src, size_t nbytes,
-                 void *dest_addr, int nargs, const int32_t *args)
+void ammpi_commit(ammpi_prep_t *p, int handler, size_t nbytes, void *dest_addr, const int32_t *args)
 {
-    if (!tok || tok != ammpi_current_token() || !tok->is_request || tok->replied)
-        return AMMPI_ERR_BAD_ARG;
-    int rc = check_args(kind | K_REPLY, handler, src, nbytes, nargs, args);
-    if (rc != AMMPI_OK) return rc;
-    ammpi_ep_t *ep = tok->ep;
-    int dest = tok->src;
-    int separate = nbytes > (size_t)ep->cfg.eager_size;
-    LOCK(ep);
-    char *buf = get_buffer(ep, &ep->ebufs);
-    /* this reply returns the request's credit plus whatever else is owed */
-    ep->owed[dest]++;
-    int tag = separate ? next_tag(ep) : -1;
-    size_t len = fill_header(buf, kind | K_REPLY, handler, nargs, args, nbytes, dest_addr,
-                             tag, take_owed(ep, dest));
-    if (!separate && nbytes) memcpy(buf + len, src, nbytes);
-    post_send(ep, ep->comm, dest, buf, separate ? len : len + nbytes, TAG_HEADER, &ep->ebufs, 0);
-    if (separate) {
-        /* a handler cannot wait for the requester to receive: send a copy */
-        char *copy = get_buffer(ep, &ep->lbufs);
-        memcpy(copy, src, nbytes);
-        post_send(ep, ep->payload_comm, dest, copy, nbytes, tag, &ep->lbufs, 0);
-        ep->stats.payloads_separate++;
+    ammpi_ep_t *ep = p->ep;
+    ammpi_msg_t m = p->msg;
+    m.handler = handler;
+    m.nbytes = nbytes;
+    m.dest_addr = dest_addr;
+    m.args = args;
+    m.src = p->offer;
+    if (p->tok) m.src_ep = p->tok->hdr->ep; /* a reply comes from the request's endpoint */
+    ammpi_channel_t *ch = p->tok ? p->tok->ch : ep->channel_of ? ep->channel_of[m.dest] : NULL;
+    if (ch) {
+        /* a commit cannot fail, and channels take any prepared size */
+        m.flags &= ~AMMPI_IMMEDIATE;
+        if (ch->send(ch, &m, p->tok ? p->tok->src : m.dest, p->tok ? p->tok->hdr->src_ep : m.dest_ep,
+                     p->tok != NULL) != AMMPI_OK)
+            fatal(ep, "a channel refused a prepared message");
+        /* the channel copied the payload: give back what prepare took */
+        LOCK(ep);
+        pool_put(&ep->ebufs, p->buf);
+        if (p->large) pool_put(&ep->lbufs, p->large);
+        UNLOCK(ep);
+        if (p->tok) p->tok->replied = 1;
+        return;
     }
-    tok->replied = 1;
-    ep->stats.replies_sent++;
+    LOCK(ep);
+    if (p->tok) {
+        ep->owed[p->tok->src]++;
+        send_message(ep, m.category | K_REPLY, &m, p->tok->src, p->tok->hdr->src_ep, p->buf,
+                     p->large ? &ep->lbufs : NULL, 0);
+        p->tok->replied = 1;
+    } else {
+        send_message(ep, m.category, &m, m.dest, m.dest_ep, p->buf, p->large ? &ep->lbufs : NULL,
+                     m.lc != NULL);
+    }
     UNLOCK(ep);
-    return AMMPI_OK;
 }
+
+int ammpi_request(ammpi_ep_t *ep, const ammpi_msg_t *m) { return request(ep, m, m->lc != NULL); }
+
+#define MSG(cat, ...) (&(const ammpi_msg_t){.category = (cat), __VA_ARGS__})
 
 int ammpi_request_short(ammpi_ep_t *ep, int dest, int handler, int nargs, const int32_t *args)
 {
-    return request(ep, K_SHORT, dest, handler, NULL, 0, NULL, nargs, args, 0);
+    return request(ep, MSG(K_SHORT, .dest = dest, .handler = handler, .nargs = nargs, .args = args), 0);
 }
 
 int ammpi_request_medium(ammpi_ep_t *ep, int dest, int handler, const void *src,
                          size_t nbytes, int nargs, const int32_t *args)
 {
-    return request(ep, K_MEDIUM, dest, handler, src, nbytes, NULL, nargs, args, 0);
+    return request(ep, MSG(K_MEDIUM, .dest = dest, .handler = handler, .src = src,
+                           .nbytes = nbytes, .nargs = nargs, .args = args), 0);
 }
 
 int ammpi_request_long(ammpi_ep_t *ep, int dest, int handler, const void *src, size_t nbytes,
                        void *dest_addr, int nargs, const int32_t *args)
 {
-    return request(ep, K_LONG, dest, handler, src, nbytes, dest_addr, nargs, args, 0);
+    return request(ep, MSG(K_LONG, .dest = dest, .handler = handler, .src = src, .nbytes = nbytes,
+                           .dest_addr = dest_addr, .nargs = nargs, .args = args), 0);
 }
 
 int ammpi_request_long_async(ammpi_ep_t *ep, int dest, int handler, const void *src,
                              size_t nbytes, void *dest_addr, int nargs, const int32_t *args)
 {
-    return request(ep, K_LONG, dest, handler, src, nbytes, dest_addr, nargs, args, 1);
+    return request(ep, MSG(K_LONG, .dest = dest, .handler = handler, .src = src, .nbytes = nbytes,
+                           .dest_addr = dest_addr, .nargs = nargs, .args = args), 1);
 }
 
 int ammpi_reply_short(ammpi_token_t tok, int handler, int nargs, const int32_t *args)
 {
-    return reply(tok, K_SHORT, handler, NULL, 0, NULL, nargs, args);
+    return ammpi_reply(tok, MSG(K_SHORT, .handler = handler, .nargs = nargs, .args = args));
 }
 
 int ammpi_reply_medium(ammpi_token_t tok, int handler, const void *src, size_t nbytes,
                        int nargs, const int32_t *args)
 {
-    return reply(tok, K_MEDIUM, handler, src, nbytes, NULL, nargs, args);
+    return ammpi_reply(tok, MSG(K_MEDIUM, .handler = handler, .src = src, .nbytes = nbytes,
+                                .nargs = nargs, .args = args));
 }
 
 int ammpi_reply_long(ammpi_token_t tok, int handler, const void *src, size_t nbytes,
                      void *dest_addr, int nargs, const int32_t *args)
 {
-    return reply(tok, K_LONG, handler, src, nbytes, dest_addr, nargs, args);
+    return ammpi_reply(tok, MSG(K_LONG, .handler = handler, .src = src, .nbytes = nbytes,
+                                .dest_addr = dest_addr, .nargs = nargs, .args = args));
+}
+
+/* ---- channels */
+
+int ammpi_add_channel(ammpi_ep_t *ep, ammpi_channel_t *ch, const unsigned char *peers)
+{
+    if (!ep || !ch || ep->nchannels == (int)(sizeof ep->channels / sizeof ep->channels[0]))
+        return AMMPI_ERR_BAD_ARG;
+    if (!ep->channel_of && !(ep->channel_of = calloc((size_t)ep->size, sizeof *ep->channel_of)))
+        return AMMPI_ERR_RESOURCE;
+    ep->channels[ep->nchannels++] = ch;
+    for (int p = 0; p < ep->size; p++)
+        if (peers[p]) ep->channel_of[p] = ch;
+    return AMMPI_OK;
+}
+
+size_t ammpi_wire_size(const ammpi_msg_t *m, int inplace)
+{
+    return hdr_len(m->nargs) + (inplace ? 0 : m->nbytes);
+}
+
+void ammpi_wire_write(void *buf, const ammpi_msg_t *m, int dest_ep, int is_reply, int inplace)
+{
+    size_t len = fill_header(buf, m->category | (is_reply ? K_REPLY : 0), m, dest_ep, -1, 0);
+    if (inplace) ((ammpi_hdr_t *)buf)->flags = F_INPLACE;
+    else if (m->nbytes) memcpy((char *)buf + len, m->src, m->nbytes);
 }

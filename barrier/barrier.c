@@ -11,7 +11,10 @@
  *                       each host then runs AMDISSEM among those first nodes
  *                       and publishes the result in the page.
  * The default is SHM when the shm backend serves this job's hosts, else
- * AMDISSEM.
+ * AMDISSEM. Barriers work from client start-up on, before any segment
+ * exists (EX clients rely on that): until the segment attach brings up
+ * the shm backend, SHM runs as AMDISSEM; the attach, itself collective and
+ * ended by a barrier of its own, switches every node at the same point.
  *
  * Both compute the same merged value, so results are identical: anonymous
  * entries match anything, two different named ids or a MISMATCH flag make
@@ -25,6 +28,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define FLAG_ANON GASNET_BARRIERFLAG_ANONYMOUS
 #define FLAG_MISMATCH GASNET_BARRIERFLAG_MISMATCH
@@ -73,8 +77,9 @@ static value_t result[2];
 
 static void send4(gasnet_node_t node, int handler, int a, int b, value_t v)
 {
-    int rc = gasnet_AMRequestShort4(node, handler, a, b, v.id, v.flags);
-    if (rc != GASNET_OK) gasneti_fatalerror("barrier: AM request failed: %s", gasnet_ErrorName(rc));
+    gex_EP_Location_t loc = {node, 0};
+    gasnete_am_request(gasneti_tm0, loc, AMMPI_SHORT, handler, NULL, 0, NULL, NULL, 4, a, b, v.id,
+                       v.flags);
 }
 
 enum { H_DISSEM = GASNETE_H_BARRIER, H_CENTRAL_NOTIFY, H_CENTRAL_DONE };
@@ -147,7 +152,8 @@ static void central_notify_h(gasnet_token_t tok, gasnet_handlerarg_t ph, gasnet_
     gasnet_node_t src;
     gasnet_AMGetMsgSource(tok, &src);
     if (gasneti_mynode != 0 || (ph != 0 && ph != 1))
-        gasneti_fatalerror("barrier: misdirected AMCENTRAL notify from node %u", src);
+        gasneti_fatalerror("barrier: misdirected AMCENTRAL notify from node %u (phase %d; notifies "
+                           "go to node 0, for phase 0 or 1)", src, ph);
     gather(ph, (value_t){id, flags});
 }
 
@@ -158,7 +164,8 @@ static void central_done_h(gasnet_token_t tok, gasnet_handlerarg_t ph, gasnet_ha
     gasnet_node_t src;
     gasnet_AMGetMsgSource(tok, &src);
     if (src != 0 || (ph != 0 && ph != 1))
-        gasneti_fatalerror("barrier: AMCENTRAL result from node %u, not node 0", src);
+        gasneti_fatalerror("barrier: malformed AMCENTRAL result from node %u (phase %d; results "
+                           "come from node 0, for phase 0 or 1)", src, ph);
     pthread_mutex_lock(&state_lock);
     done[ph] = 1;
     result[ph] = (value_t){id, flags};
@@ -246,8 +253,8 @@ static int shm_progress(void)
 }
 
 /* Whether every node can use SHM (agreed by all), and if so the team of
- * first nodes: node p is the first of its host when its shared-memory
- * group (gasneti_nodeinfo[p].supernode) is p itself. */
+ * first nodes: the lowest node of each neighbourhood
+ * (gasneti_nodeinfo[p].supernode). */
 static int shm_setup(void)
 {
     host_nodes = gasneti_shm_local_nodes(&host_index);
@@ -256,38 +263,64 @@ static int shm_setup(void)
     int mine = host_nodes > 0 && page != NULL, all;
     MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, gasnetc_comm);
     if (!all) return 0;
+    unsigned char *seen = calloc(gasneti_nbrhds, 1);
+    if (!seen) gasneti_fatalerror("barrier: out of memory");
     team_size = 0;
-    for (gasnet_node_t p = 0; p < gasneti_nodes; p++)
-        if (gasneti_nodeinfo[p].supernode == p) {
-            if (p == gasneti_mynode) team_index = team_size;
-            team[team_size++] = p;
-        }
+    for (gasnet_node_t p = 0; p < gasneti_nodes; p++) {
+        gex_Rank_t n = gasneti_nodeinfo[p].supernode;
+        if (seen[n]) continue;
+        seen[n] = 1;
+        if (p == gasneti_mynode) team_index = team_size;
+        team[team_size++] = p;
+    }
+    free(seen);
     return 1;
 }
 
 /* ---- common */
 
+static void use_all_nodes(void)
+{
+    for (gasnet_node_t p = 0; p < gasneti_nodes; p++) team[p] = p;
+    team_size = (int)gasneti_nodes;
+    team_index = (int)gasneti_mynode;
+}
+
+static void count_rounds(void)
+{
+    rounds = 0;
+    while ((1L << rounds) < (long)team_size) rounds++;
+}
+
+static const char *wanted; /* GASNET_BARRIER, or NULL: SHM when possible */
+
+static void barrier_progress(void);
+
 void gasnete_barrier_init(void)
 {
     team = calloc(gasneti_nodes, sizeof *team);
     if (!team) gasneti_fatalerror("barrier: out of memory");
+    wanted = gasnet_getenv("GASNET_BARRIER");
+    if (!wanted || !strcasecmp(wanted, "AMDISSEM") || !strcasecmp(wanted, "SHM")) algorithm = DISSEM;
+    else if (!strcasecmp(wanted, "AMCENTRAL")) algorithm = CENTRAL;
+    else gasneti_fatalerror("GASNET_BARRIER=%s: use AMDISSEM, AMCENTRAL or SHM", wanted);
+    use_all_nodes();
+    count_rounds();
+    gathered[0] = gathered[1] = EMPTY;
+    gasneti_progress_register(barrier_progress);
+}
+
+void gasnete_barrier_attach(void)
+{
+    if (active) gasneti_fatalerror("a segment attach while a barrier is in progress");
     int shm_ok = shm_setup(); /* collective; on success team holds the first nodes */
-    const char *name = gasneti_getenv_str("GASNET_BARRIER", shm_ok ? "SHM" : "AMDISSEM");
-    if (!strcasecmp(name, "AMDISSEM")) algorithm = DISSEM;
-    else if (!strcasecmp(name, "AMCENTRAL")) algorithm = CENTRAL;
-    else if (!strcasecmp(name, "SHM") && shm_ok) algorithm = SHM;
-    else if (!strcasecmp(name, "SHM"))
+    gasneti_getenv_str("GASNET_BARRIER", shm_ok ? "SHM" : "AMDISSEM"); /* reported once */
+    if (wanted && !strcasecmp(wanted, "SHM") && !shm_ok)
         gasneti_fatalerror("GASNET_BARRIER=SHM needs the shm backend on every host (GASNET_RMA=auto "
                            "or shm, and shared memory that works)");
-    else gasneti_fatalerror("GASNET_BARRIER=%s: use AMDISSEM, AMCENTRAL or SHM", name);
-    if (algorithm != SHM) {
-        for (gasnet_node_t p = 0; p < gasneti_nodes; p++) team[p] = p;
-        team_size = (int)gasneti_nodes;
-        team_index = (int)gasneti_mynode;
-    }
-    rounds = 0;
-    while ((1L << rounds) < (long)team_size) rounds++;
-    gathered[0] = gathered[1] = EMPTY;
+    if (shm_ok && (!wanted || !strcasecmp(wanted, "SHM"))) algorithm = SHM;
+    else use_all_nodes();
+    count_rounds();
 }
 
 /* Advances the barrier; returns whether it is complete. */
@@ -297,7 +330,7 @@ static int progress(void)
          : algorithm == CENTRAL ? central_progress() : shm_progress();
 }
 
-void gasnete_barrier_progress(void)
+static void barrier_progress(void)
 {
     if (!__atomic_load_n(&active, __ATOMIC_ACQUIRE)) return;
     if (pthread_mutex_trylock(&progress_lock) != 0) return; /* another thread is at it */
@@ -313,7 +346,7 @@ static void check_flags(const char *call, int flags)
 
 void gasnet_barrier_notify(int id, int flags)
 {
-    GASNETI_CHECK_ATTACHED("gasnet_barrier_notify");
+    GASNETI_CHECK_READY("gasnet_barrier_notify");
     GASNETI_CHECK_MAY_COMMUNICATE("gasnet_barrier_notify");
     check_flags("gasnet_barrier_notify", flags);
     if (notified)
@@ -330,7 +363,7 @@ void gasnet_barrier_notify(int id, int flags)
     /* only now may other threads' polls run progress: before the start
      * they would see the last barrier's finished state and end this one */
     __atomic_store_n(&active, 1, __ATOMIC_RELEASE);
-    gasnete_barrier_progress();
+    barrier_progress();
 }
 
 static int finish(int id, int flags)
@@ -353,7 +386,7 @@ static int finish(int id, int flags)
 
 static void check_notified(const char *call)
 {
-    GASNETI_CHECK_ATTACHED(call);
+    GASNETI_CHECK_READY(call);
     if (!notified)
         gasneti_fatalerror("%s without a pending gasnet_barrier_notify on this node", call);
 }
@@ -396,9 +429,10 @@ int gasnet_barrier_result(int *id)
     return 0;
 }
 
+#define REQ4(index, fn) {index, (ammpi_handler_fn)(fn), AMMPI_SHORT | AMMPI_REQUEST, 4}
 const gasneti_handler_t gasnete_barrier_handlers[] = {
-    {H_DISSEM, (ammpi_handler_fn)dissem_h},
-    {H_CENTRAL_NOTIFY, (ammpi_handler_fn)central_notify_h},
-    {H_CENTRAL_DONE, (ammpi_handler_fn)central_done_h},
-    {0, NULL},
+    REQ4(H_DISSEM, dissem_h),
+    REQ4(H_CENTRAL_NOTIFY, central_notify_h),
+    REQ4(H_CENTRAL_DONE, central_done_h),
+    {0, NULL, 0, 0},
 };

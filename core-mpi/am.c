@@ -1,18 +1,26 @@
-/* GASNet Active Messages over ammpi: argument checking, the variadic
- * family entry points behind the numbered macros, polling and
- * GASNET_BLOCKUNTIL. Handlers are called by ammpi directly: a GASNet
- * handler and an ammpi handler have the same prototype, and a
- * gasnet_token_t is an ammpi_token_t. */
+/* Active Messages (EX §8) over ammpi: argument checks, the variadic entry
+ * points behind the numbered macros, local completion, IMMEDIATE, size
+ * queries, token information, negotiated payloads, and polling.
+ *
+ * A request names (team, rank): the member's jobrank and endpoint index
+ * address the message, the team's endpoint is the sender (replies come
+ * back to it). Handlers are called by ammpi directly: an EX handler and
+ * an ammpi handler have the same prototype, and a gex_Token_t is an
+ * ammpi_token_t.
+ *
+ * Local completion (lc_opt): GEX_EVENT_NOW returns once the source may be
+ * reused; a pointer gets a root event, GEX_EVENT_GROUP the thread's NBI
+ * AM counter (or its access region's); both are counters ammpi decrements
+ * when MPI is done with a payload it sent straight from the source (one
+ * larger than the eager size). Replies always copy, so their local
+ * completion is immediate.
+ */
 #include "gasnet_internal.h"
+#include "events.h"
 #include "rma.h"
 
 #include <stdarg.h>
-
-enum { SHORT, MEDIUM, LONG, LONG_ASYNC };
-static const char *const request_names[] = {"gasnet_AMRequestShort", "gasnet_AMRequestMedium",
-                                            "gasnet_AMRequestLong", "gasnet_AMRequestLongAsync"};
-static const char *const reply_names[] = {"gasnet_AMReplyShort", "gasnet_AMReplyMedium",
-                                          "gasnet_AMReplyLong"};
+#include <string.h>
 
 static int from_ammpi(int rc)
 {
@@ -21,38 +29,65 @@ static int from_ammpi(int rc)
          : rc == AMMPI_ERR_NOT_INIT ? GASNET_ERR_NOT_INIT : GASNET_ERR_RESOURCE;
 }
 
-static size_t max_payload(int kind, int is_reply)
+static const char *category_name(int category)
 {
-    if (kind == SHORT) return 0;
-    if (kind == MEDIUM) return gasnet_AMMaxMedium();
-    return is_reply ? gasnet_AMMaxLongReply() : gasnet_AMMaxLongRequest();
+    return category == AMMPI_SHORT ? "Short" : category == AMMPI_MEDIUM ? "Medium" : "Long";
 }
 
-/* Checks what both directions share; returns GASNET_OK or a reported code. */
-static int check_message(const char *call, int kind, int is_reply, gasnet_node_t dest,
-                         gasnet_handler_t handler, const void *src, size_t nbytes,
-                         const void *dest_addr, int numargs)
+/* The call's name for messages: GASNet-1's macros mark their calls. */
+static const char *am_call(int category, int is_reply, gex_Flags_t flags)
 {
-    if (numargs < 0 || numargs > (int)gasnet_AMMaxArgs())
-        return gasneti_report(call, GASNET_ERR_BAD_ARG, "%d arguments (at most %d)", numargs,
-                              (int)gasnet_AMMaxArgs());
-    if (handler == 0)
-        return gasneti_report(call, GASNET_ERR_BAD_ARG, "handler index 0 is reserved");
-    if (nbytes > max_payload(kind, is_reply))
-        return gasneti_report(call, GASNET_ERR_BAD_ARG, "payload of %zu bytes exceeds the "
-                              "limit of %zu", nbytes, max_payload(kind, is_reply));
+    static const char *const names[2][2][3] = {
+        {{"gex_AM_RequestShort", "gex_AM_RequestMedium", "gex_AM_RequestLong"},
+         {"gex_AM_ReplyShort", "gex_AM_ReplyMedium", "gex_AM_ReplyLong"}},
+        {{"gasnet_AMRequestShort", "gasnet_AMRequestMedium", "gasnet_AMRequestLong"},
+         {"gasnet_AMReplyShort", "gasnet_AMReplyMedium", "gasnet_AMReplyLong"}}};
+    return names[(flags & GASNETI_FLAG_LEGACY_CALL) != 0][is_reply][category == AMMPI_LONG ? 2 : category - 1];
+}
+
+/* Flags a fixed-payload AM accepts. */
+#define AM_FLAGS (GEX_FLAG_IMMEDIATE | GEX_FLAG_SELF_SEG_UNKNOWN | GEX_FLAG_SELF_SEG_SOME | \
+                  GEX_FLAG_SELF_SEG_BOUND | GEX_FLAG_SELF_SEG_OFFSET |                      \
+                  GEX_FLAG_PEER_SEG_UNKNOWN | GEX_FLAG_PEER_SEG_SOME |                      \
+                  GEX_FLAG_PEER_SEG_BOUND | GEX_FLAG_PEER_SEG_OFFSET | GEX_FLAG_LC_COPY_YES | \
+                  GEX_FLAG_LC_COPY_NO)
+
+/* The checks requests and replies share; GASNET_OK or a reported code.
+ * peer_seg: the bound segment a Long lands in. */
+static size_t max_payload(int category, int is_reply)
+{
+    if (category == AMMPI_SHORT) return 0;
+    return category == AMMPI_LONG && !is_reply ? GASNETI_AM_MAX_LONG_REQUEST : GASNETI_AM_MAX_PAYLOAD;
+}
+
+static int check_message(const char *call, int category, int is_reply, gex_Flags_t flags,
+                         gex_AM_Index_t handler, const void *src, size_t nbytes,
+                         const void *dest_addr, int numargs, const gasnet_seginfo_t *peer_seg,
+                         gex_Rank_t jobrank)
+{
+    if (flags & ~AM_FLAGS)
+        return gasneti_report(call, GASNET_ERR_BAD_ARG, "flags 0x%x are not AM initiation flags",
+                              (unsigned)(flags & ~AM_FLAGS));
+    if (numargs < 0 || numargs > (int)gex_AM_MaxArgs())
+        return gasneti_report(call, GASNET_ERR_BAD_ARG, "%d arguments (at most %u)", numargs,
+                              gex_AM_MaxArgs());
+    if (handler == 0) return gasneti_report(call, GASNET_ERR_BAD_ARG, "handler index 0 is reserved");
+    if (nbytes > max_payload(category, is_reply))
+        return gasneti_report(call, GASNET_ERR_BAD_ARG, "payload of %zu bytes exceeds the limit "
+                              "of %zu", nbytes, max_payload(category, is_reply));
     if (nbytes && !src)
         return gasneti_report(call, GASNET_ERR_BAD_ARG, "NULL source for %zu bytes", nbytes);
-    if (kind >= LONG && nbytes && !gasneti_in_segment(dest, dest_addr, nbytes)) {
+    if (category == AMMPI_LONG && nbytes && !gasneti_in_seginfo(peer_seg, dest_addr, nbytes)) {
+        char seg[96] = "no bound segment";
+        if (peer_seg)
+            snprintf(seg, sizeof seg, "its segment [%p, +%lu)", peer_seg->addr,
+                     (unsigned long)peer_seg->size);
 #ifdef GASNET_DEBUG
-        gasneti_fatalerror("%s: destination [%p, +%zu) lies outside node %u's segment "
-                           "[%p, +%lu)", call, dest_addr, nbytes, dest,
-                           gasneti_seginfo[dest].addr, (unsigned long)gasneti_seginfo[dest].size);
+        gasneti_fatalerror("%s: destination [%p, +%zu) lies outside node %u's segment (%s)", call,
+                           dest_addr, nbytes, jobrank, seg);
 #endif
         return gasneti_report(call, GASNET_ERR_BAD_ARG, "destination [%p, +%zu) lies outside "
-                              "node %u's segment [%p, +%lu)", dest_addr, nbytes, dest,
-                              gasneti_seginfo[dest].addr,
-                              (unsigned long)gasneti_seginfo[dest].size);
+                              "node %u's segment (%s)", dest_addr, nbytes, jobrank, seg);
     }
     return GASNET_OK;
 }
@@ -62,147 +97,523 @@ static void collect_args(va_list ap, int numargs, int32_t *args)
     for (int i = 0; i < numargs && i < 16; i++) args[i] = (int32_t)va_arg(ap, int);
 }
 
-static int request(int kind, gasnet_node_t dest, gasnet_handler_t handler, void *src,
-                   size_t nbytes, void *dest_addr, int numargs, va_list ap)
+/* Where a request's local completion is counted (NULL: wait for it); sets
+ * *op when a root event must be handed out. */
+static int lc_counter(const char *call, gex_Event_t *lc_opt, uint32_t **lc, gasnete_op_t **op)
 {
-    const char *call = request_names[kind];
-    if (!gasneti_attach_done)
-        return gasneti_report(call, GASNET_ERR_NOT_INIT, "called before gasnet_attach");
-    GASNETI_CHECK_MAY_COMMUNICATE(call);
-    if (dest >= gasneti_nodes)
-        return gasneti_report(call, GASNET_ERR_BAD_ARG, "node %u is not in the job (%u nodes)",
-                              dest, gasneti_nodes);
-    int rc = check_message(call, kind, 0, dest, handler, src, nbytes, dest_addr, numargs);
-    if (rc != GASNET_OK) return rc;
-    int32_t args[16];
-    collect_args(ap, numargs, args);
-    gasnetc_in_mpi++;
-    switch (kind) {
-    case SHORT: rc = ammpi_request_short(gasnetc_ep, (int)dest, handler, numargs, args); break;
-    case MEDIUM:
-        rc = ammpi_request_medium(gasnetc_ep, (int)dest, handler, src, nbytes, numargs, args);
-        break;
-    case LONG:
-        rc = ammpi_request_long(gasnetc_ep, (int)dest, handler, src, nbytes, dest_addr, numargs,
-                                args);
-        break;
-    default:
-        rc = ammpi_request_long_async(gasnetc_ep, (int)dest, handler, src, nbytes, dest_addr,
-                                      numargs, args);
+    *lc = NULL;
+    *op = NULL;
+    if (lc_opt == GEX_EVENT_NOW) return GASNET_OK;
+    if (lc_opt == GEX_EVENT_GROUP) {
+        gasnete_op_t *nbi = gasnete_nbi_op();
+        if (gasnete_in_access_region()) nbi->has_leaf = 1;
+        *lc = gasnete_counter(nbi, gasnete_in_access_region() ? GASNETE_LC : GASNETE_AM);
+        return GASNET_OK;
     }
-    gasnetc_in_mpi--;
-    return rc == AMMPI_OK ? GASNET_OK : gasneti_report(call, from_ammpi(rc), "transport error");
+    if (lc_opt && lc_opt != GEX_EVENT_DEFER) {
+        *op = gasnete_op_alloc(OP_EOP);
+        *lc = gasnete_counter(*op, GASNETE_AM);
+        return GASNET_OK;
+    }
+    return gasneti_report(call, GASNET_ERR_BAD_ARG, "lc_opt %s is not allowed for requests",
+                          !lc_opt ? "NULL" : "GEX_EVENT_DEFER");
 }
 
-static int reply(int kind, gasnet_token_t token, gasnet_handler_t handler, void *src,
-                 size_t nbytes, void *dest_addr, int numargs, va_list ap)
+/* Replies copy their payload: the source is free on return, so an lc_opt
+ * pointer gets GEX_EVENT_INVALID. */
+static int check_reply_lc(const char *call, gex_Event_t *lc_opt)
 {
-    const char *call = reply_names[kind];
+    if (lc_opt == GEX_EVENT_NOW) return GASNET_OK;
+    if (!lc_opt || lc_opt == GEX_EVENT_DEFER || lc_opt == GEX_EVENT_GROUP)
+        return gasneti_report(call, GASNET_ERR_BAD_ARG, "lc_opt %s is not allowed for replies",
+                              !lc_opt ? "NULL" : lc_opt == GEX_EVENT_DEFER ? "GEX_EVENT_DEFER"
+                                                                          : "GEX_EVENT_GROUP");
+    *lc_opt = GEX_EVENT_INVALID;
+    return GASNET_OK;
+}
+
+/* Hands out the root event of an lc_opt pointer. */
+static void deliver_lc(gex_Event_t *lc_opt, gasnete_op_t *op)
+{
+    if (op) *lc_opt = gasnete_event_of(op);
+}
+
+static int request(int category, gex_TM_t tm_, gex_Rank_t rank, gex_AM_Index_t handler,
+                   const void *src, size_t nbytes, void *dest_addr, gex_Event_t *lc_opt,
+                   gex_Flags_t flags, int numargs, va_list ap)
+{
+    const char *call = am_call(category, 0, flags);
+    flags &= ~GASNETI_FLAG_LEGACY_CALL;
+    if (!gasneti_init_done)
+        return gasneti_report(call, GASNET_ERR_NOT_INIT, "called before gex_Client_Init");
+    gasneti_tm_t tm = gasneti_import_tm(tm_, call);
+    if ((tm->client->flags & GASNETI_FLAG_LEGACY_INIT) && !gasneti_attach_done)
+        return gasneti_report(call, GASNET_ERR_NOT_INIT, "called before gasnet_attach");
+    GASNETI_CHECK_MAY_COMMUNICATE(call);
+    if (rank >= tm->size) {
+        if (!tm->members)
+            return gasneti_report(call, GASNET_ERR_BAD_ARG, "node %u is not in the job (%u nodes)",
+                                  rank, tm->size);
+        return gasneti_report(call, GASNET_ERR_BAD_ARG, "rank %u is not in the team (%u members)",
+                              rank, tm->size);
+    }
+    gex_EP_Location_t loc = gasneti_tm_member(tm, rank);
+    int rc = check_message(call, category, 0, flags, handler, src, nbytes, dest_addr, numargs,
+                           category == AMMPI_LONG ? gasneti_peer_segment(loc) : NULL, loc.gex_rank);
+    if (rc != GASNET_OK) return rc;
+    uint32_t *lc = NULL;
+    gasnete_op_t *op = NULL;
+    if (category != AMMPI_SHORT && (rc = lc_counter(call, lc_opt, &lc, &op)) != GASNET_OK)
+        return rc;
+    int32_t args[16];
+    collect_args(ap, numargs, args);
+    gasnete_pack_flush(); /* puts and gets this thread issued earlier go first */
+    ammpi_msg_t m = {category, (int)loc.gex_rank, loc.gex_ep_index, tm->ep->index, handler, src,
+                     nbytes, dest_addr, numargs, args,
+                     (flags & GEX_FLAG_IMMEDIATE) ? AMMPI_IMMEDIATE : 0, lc};
+    gasnetc_in_mpi++;
+    rc = ammpi_request(gasnetc_ep, &m);
+    gasnetc_in_mpi--;
+    if (rc == AMMPI_ERR_AGAIN) {
+        if (op) gasnete_op_free(op);
+        return 1; /* an IMMEDIATE no-op: nothing was sent */
+    }
+    if (rc != AMMPI_OK) {
+        if (op) gasnete_op_free(op);
+        return gasneti_report(call, from_ammpi(rc), "transport error");
+    }
+    deliver_lc(lc_opt, op);
+    return GASNET_OK;
+}
+
+/* Why a token cannot reply now, or NULL. */
+static const char *reply_refusal(ammpi_token_t tok)
+{
+    return !tok ? "NULL token"
+         : tok != ammpi_current_token() ? "not called from the request handler that owns the token"
+         : !ammpi_token_is_request(tok) ? "called from a reply handler"
+         : ammpi_token_replied(tok) ? "a second reply from one request handler"
+         : gasneti_hsls_held() ? "called while the handler holds an HSL"
+         : NULL;
+}
+
+static int reply(int category, gex_Token_t token, gex_AM_Index_t handler, const void *src,
+                 size_t nbytes, void *dest_addr, gex_Event_t *lc_opt, gex_Flags_t flags,
+                 int numargs, va_list ap)
+{
+    const char *call = am_call(category, 1, flags);
+    flags &= ~GASNETI_FLAG_LEGACY_CALL;
     ammpi_token_t tok = (ammpi_token_t)token;
-    const char *why = !tok ? "NULL token"
-                    : tok != ammpi_current_token() ? "not called from the request handler that owns the token"
-                    : !ammpi_token_is_request(tok) ? "called from a reply handler"
-                    : ammpi_token_replied(tok) ? "a second reply from one request handler"
-                    : gasneti_hsls_held() ? "called while the handler holds an HSL"
-                    : NULL;
+    const char *why = reply_refusal(tok);
     if (why) {
 #ifdef GASNET_DEBUG
         gasneti_fatalerror("%s: %s", call, why);
 #endif
         return gasneti_report(call, GASNET_ERR_BAD_ARG, "%s", why);
     }
-    int src_node;
-    ammpi_token_source(tok, &src_node);
-    int rc = check_message(call, kind, 1, (gasnet_node_t)src_node, handler, src, nbytes,
-                           dest_addr, numargs);
+    ammpi_token_info_t ti;
+    ammpi_token_info(tok, &ti);
+    gex_EP_Location_t loc = {(gex_Rank_t)ti.src, (gex_EP_Index_t)ti.src_ep};
+    int rc = check_message(call, category, 1, flags & ~GEX_FLAG_IMMEDIATE, handler, src, nbytes,
+                           dest_addr, numargs,
+                           category == AMMPI_LONG ? gasneti_peer_segment(loc) : NULL, loc.gex_rank);
     if (rc != GASNET_OK) return rc;
+    if (category != AMMPI_SHORT && (rc = check_reply_lc(call, lc_opt)) != GASNET_OK) return rc;
     int32_t args[16];
     collect_args(ap, numargs, args);
-    switch (kind) {
-    case SHORT: rc = ammpi_reply_short(tok, handler, numargs, args); break;
-    case MEDIUM: rc = ammpi_reply_medium(tok, handler, src, nbytes, numargs, args); break;
-    default: rc = ammpi_reply_long(tok, handler, src, nbytes, dest_addr, numargs, args);
-    }
+    ammpi_msg_t m = {category, 0, 0, 0, handler, src, nbytes, dest_addr, numargs, args, 0, NULL};
+    rc = ammpi_reply(tok, &m);
     return rc == AMMPI_OK ? GASNET_OK : gasneti_report(call, from_ammpi(rc), "transport error");
 }
 
-#define VA_CALL(expr)        \
-    do {                     \
-        va_list ap;          \
+#define VA_CALL(expr)          \
+    do {                       \
+        va_list ap;            \
         va_start(ap, numargs); \
-        int rc_ = (expr);    \
-        va_end(ap);          \
-        return rc_;          \
+        int rc_ = (expr);      \
+        va_end(ap);            \
+        return rc_;            \
     } while (0)
 
-int gasnetc_AMRequestShortM(gasnet_node_t dest, gasnet_handler_t handler, int numargs, ...)
+int gasnetc_AMRequestShort(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
+                           gex_Flags_t flags, int numargs, ...)
 {
-    VA_CALL(request(SHORT, dest, handler, NULL, 0, NULL, numargs, ap));
+    VA_CALL(request(AMMPI_SHORT, tm, rank, handler, NULL, 0, NULL,
+                    GEX_EVENT_NOW, flags, numargs, ap));
 }
 
-int gasnetc_AMRequestMediumM(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
-                             size_t nbytes, int numargs, ...)
+int gasnetc_AMRequestMedium(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
+                            const void *source_addr, size_t nbytes, gex_Event_t *lc_opt,
+                            gex_Flags_t flags, int numargs, ...)
 {
-    VA_CALL(request(MEDIUM, dest, handler, source_addr, nbytes, NULL, numargs, ap));
+    VA_CALL(request(AMMPI_MEDIUM, tm, rank, handler, source_addr, nbytes,
+                    NULL, lc_opt, flags, numargs, ap));
 }
 
-int gasnetc_AMRequestLongM(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
-                           size_t nbytes, void *dest_addr, int numargs, ...)
+int gasnetc_AMRequestLong(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
+                          const void *source_addr, size_t nbytes, void *dest_addr,
+                          gex_Event_t *lc_opt, gex_Flags_t flags, int numargs, ...)
 {
-    VA_CALL(request(LONG, dest, handler, source_addr, nbytes, dest_addr, numargs, ap));
+    VA_CALL(request(AMMPI_LONG, tm, rank, handler, source_addr, nbytes,
+                    dest_addr, lc_opt, flags, numargs, ap));
 }
 
-int gasnetc_AMRequestLongAsyncM(gasnet_node_t dest, gasnet_handler_t handler,
-                                void *source_addr, size_t nbytes, void *dest_addr,
-                                int numargs, ...)
+int gasnetc_AMReplyShort(gex_Token_t token, gex_AM_Index_t handler, gex_Flags_t flags,
+                         int numargs, ...)
 {
-    VA_CALL(request(LONG_ASYNC, dest, handler, source_addr, nbytes, dest_addr, numargs, ap));
+    VA_CALL(reply(AMMPI_SHORT, token, handler, NULL, 0, NULL, GEX_EVENT_NOW,
+                  flags, numargs, ap));
 }
 
-int gasnetc_AMReplyShortM(gasnet_token_t token, gasnet_handler_t handler, int numargs, ...)
+int gasnetc_AMReplyMedium(gex_Token_t token, gex_AM_Index_t handler, const void *source_addr,
+                          size_t nbytes, gex_Event_t *lc_opt, gex_Flags_t flags, int numargs, ...)
 {
-    VA_CALL(reply(SHORT, token, handler, NULL, 0, NULL, numargs, ap));
+    VA_CALL(reply(AMMPI_MEDIUM, token, handler, source_addr, nbytes, NULL,
+                  lc_opt, flags, numargs, ap));
 }
 
-int gasnetc_AMReplyMediumM(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
-                           size_t nbytes, int numargs, ...)
+int gasnetc_AMReplyLong(gex_Token_t token, gex_AM_Index_t handler, const void *source_addr,
+                        size_t nbytes, void *dest_addr, gex_Event_t *lc_opt, gex_Flags_t flags,
+                        int numargs, ...)
 {
-    VA_CALL(reply(MEDIUM, token, handler, source_addr, nbytes, NULL, numargs, ap));
+    VA_CALL(reply(AMMPI_LONG, token, handler, source_addr, nbytes, dest_addr,
+                  lc_opt, flags, numargs, ap));
 }
 
-int gasnetc_AMReplyLongM(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
-                         size_t nbytes, void *dest_addr, int numargs, ...)
+/* ---- size queries: the transport's limits, the same for every peer,
+ * flag and argument count (so symmetric, stable and monotone) */
+
+static size_t max_query(const char *call, gex_TM_t tm_, gex_Rank_t other, gex_Flags_t flags,
+                        unsigned numargs, size_t max)
 {
-    VA_CALL(reply(LONG, token, handler, source_addr, nbytes, dest_addr, numargs, ap));
+    gasneti_tm_t tm = gasneti_import_tm(tm_, call);
+    if (other != GEX_RANK_INVALID) gasneti_tm_peer(tm, other, call);
+    if (numargs > gex_AM_MaxArgs())
+        gasneti_fatalerror("%s: numargs %u exceeds gex_AM_MaxArgs() = %u", call, numargs,
+                           gex_AM_MaxArgs());
+    if ((flags & GEX_FLAG_AM_PREPARE_LEAST_CLIENT) && (flags & GEX_FLAG_AM_PREPARE_LEAST_ALLOC))
+        gasneti_fatalerror("%s: GEX_FLAG_AM_PREPARE_LEAST_CLIENT and _ALLOC are exclusive", call);
+    /* a buffer GASNet provides holds at most a Medium payload */
+    if ((flags & GEX_FLAG_AM_PREPARE_LEAST_ALLOC) && max > GASNETI_AM_MAX_PAYLOAD)
+        return GASNETI_AM_MAX_PAYLOAD;
+    return max;
 }
 
-/* ---- polling */
+size_t gex_AM_MaxRequestLong(gex_TM_t tm, gex_Rank_t other, const gex_Event_t *lc_opt,
+                             gex_Flags_t flags, unsigned int numargs)
+{
+    (void)lc_opt;
+    return max_query("gex_AM_MaxRequestLong", tm, other, flags, numargs, GASNETI_AM_MAX_LONG_REQUEST);
+}
 
-/* Every poll also serves exit notices and advances a pending barrier. */
+size_t gex_AM_MaxReplyLong(gex_TM_t tm, gex_Rank_t other, const gex_Event_t *lc_opt,
+                           gex_Flags_t flags, unsigned int numargs)
+{
+    (void)lc_opt;
+    return max_query("gex_AM_MaxReplyLong", tm, other, flags, numargs, GASNETI_AM_MAX_PAYLOAD);
+}
+
+size_t gex_AM_MaxRequestMedium(gex_TM_t tm, gex_Rank_t other, const gex_Event_t *lc_opt,
+                               gex_Flags_t flags, unsigned int numargs)
+{
+    (void)lc_opt;
+    return max_query("gex_AM_MaxRequestMedium", tm, other, flags, numargs, GASNETI_AM_MAX_PAYLOAD);
+}
+
+size_t gex_AM_MaxReplyMedium(gex_TM_t tm, gex_Rank_t other, const gex_Event_t *lc_opt,
+                             gex_Flags_t flags, unsigned int numargs)
+{
+    (void)lc_opt;
+    return max_query("gex_AM_MaxReplyMedium", tm, other, flags, numargs, GASNETI_AM_MAX_PAYLOAD);
+}
+
+static size_t token_max_query(const char *call, gex_Token_t token, unsigned numargs)
+{
+    ammpi_token_t tok = (ammpi_token_t)token;
+    if (!tok || tok != ammpi_current_token() || !ammpi_token_is_request(tok))
+        gasneti_fatalerror("%s: only legal in the request handler that owns the token", call);
+    if (numargs > gex_AM_MaxArgs())
+        gasneti_fatalerror("%s: numargs %u exceeds gex_AM_MaxArgs() = %u", call, numargs,
+                           gex_AM_MaxArgs());
+    return GASNETI_AM_MAX_PAYLOAD;
+}
+
+size_t gex_Token_MaxReplyLong(gex_Token_t token, const gex_Event_t *lc_opt, gex_Flags_t flags,
+                              unsigned int numargs)
+{
+    (void)lc_opt;
+    (void)flags;
+    return token_max_query("gex_Token_MaxReplyLong", token, numargs);
+}
+
+size_t gex_Token_MaxReplyMedium(gex_Token_t token, const gex_Event_t *lc_opt, gex_Flags_t flags,
+                                unsigned int numargs)
+{
+    (void)lc_opt;
+    (void)flags;
+    return token_max_query("gex_Token_MaxReplyMedium", token, numargs);
+}
+
+/* ---- token information: every field, in every handler */
+
+gex_TI_t gex_Token_Info(gex_Token_t token, gex_Token_Info_t *info, gex_TI_t mask)
+{
+    (void)mask;
+    ammpi_token_info_t ti;
+    if (!info || ammpi_token_info((ammpi_token_t)token, &ti) != AMMPI_OK)
+        gasneti_fatalerror("gex_Token_Info: NULL %s", info ? "token" : "info");
+    gasneti_ep_t ep = gasneti_client->eps[ti.ep];
+    info->gex_srcrank = (gex_Rank_t)ti.src;
+    info->gex_ep = ep;
+    info->gex_entry = &ep->handlers[ti.handler];
+    info->gex_is_req = ti.is_request;
+    info->gex_is_long = ti.category == AMMPI_LONG;
+    return GEX_TI_ALL;
+}
+
+int gasnet_AMGetMsgSource(gasnet_token_t token, gasnet_node_t *srcindex)
+{
+    ammpi_token_info_t ti;
+    if (!srcindex || ammpi_token_info((ammpi_token_t)token, &ti) != AMMPI_OK)
+        return gasneti_report("gasnet_AMGetMsgSource", GASNET_ERR_BAD_ARG,
+                              "NULL token or result pointer");
+    *srcindex = (gasnet_node_t)ti.src;
+    return GASNET_OK;
+}
+
+/* ---- negotiated payload (§8.6). Prepare and Commit pair up on a thread,
+ * with nothing in between; a thread has one descriptor for requests and
+ * one for replies (a request Prepare may poll while it waits for a credit,
+ * and a handler run meanwhile may prepare a reply). */
+
+struct gasneti_srcdesc_s {
+    int category, is_reply, numargs, active;
+    void *dest_addr;              /* Long: the value given to Prepare */
+    gex_Event_t *lc_opt;
+    gasnete_op_t *op;             /* root event for an lc_opt pointer */
+    ammpi_prep_t prep;
+};
+static __thread struct gasneti_srcdesc_s srcdesc[2]; /* [is_reply] */
+
+static gex_AM_SrcDesc_t prepare(const char *call, int category, gex_TM_t tm_, gex_Rank_t rank,
+                                gex_Token_t token, const void *client_buf, size_t least,
+                                size_t most, void *dest_addr, gex_Event_t *lc_opt,
+                                gex_Flags_t flags, unsigned numargs)
+{
+    struct gasneti_srcdesc_s *sd = &srcdesc[token != NULL];
+    if (sd->active) gasneti_fatalerror("%s: the previous Prepare on this thread was not committed", call);
+    flags &= ~(GEX_FLAG_AM_PREPARE_LEAST_CLIENT | GEX_FLAG_AM_PREPARE_LEAST_ALLOC);
+    if (flags & ~AM_FLAGS)
+        gasneti_fatalerror("%s: flags 0x%x are not AM initiation flags", call,
+                           (unsigned)(flags & ~AM_FLAGS));
+    if (numargs > gex_AM_MaxArgs())
+        gasneti_fatalerror("%s: numargs %u exceeds gex_AM_MaxArgs() = %u", call, numargs,
+                           gex_AM_MaxArgs());
+    size_t max = client_buf ? max_payload(category, token != NULL) : GASNETI_AM_MAX_PAYLOAD;
+    if (least > max || most < least)
+        gasneti_fatalerror("%s: least_payload %zu and most_payload %zu (least at most %zu, most "
+                           "at least least)", call, least, most, max);
+    if (most > max) most = max;
+    if (!client_buf && lc_opt)
+        gasneti_fatalerror("%s: lc_opt must be NULL when GASNet provides the buffer", call);
+    ammpi_msg_t m = {category, 0, 0, 0, 0, client_buf, 0, NULL, (int)numargs, NULL,
+                     (flags & GEX_FLAG_IMMEDIATE) ? AMMPI_IMMEDIATE : 0, NULL};
+    memset(sd, 0, sizeof *sd);
+    sd->category = category;
+    sd->is_reply = token != NULL;
+    sd->numargs = (int)numargs;
+    sd->dest_addr = dest_addr;
+    sd->lc_opt = lc_opt;
+    if (client_buf && token && check_reply_lc(call, lc_opt) != GASNET_OK)
+        gasneti_fatalerror("%s: invalid lc_opt", call);
+    if (client_buf && !token && lc_counter(call, lc_opt, &m.lc, &sd->op) != GASNET_OK)
+        gasneti_fatalerror("%s: invalid lc_opt", call);
+    int rc;
+    if (token) {
+        const char *why = reply_refusal((ammpi_token_t)token);
+        if (why) gasneti_fatalerror("%s: %s", call, why);
+        rc = ammpi_prepare(NULL, (ammpi_token_t)token, &m, most, &sd->prep);
+    } else {
+        gasneti_tm_t tm = gasneti_import_tm(tm_, call);
+        GASNETI_CHECK_MAY_COMMUNICATE(call);
+        gex_EP_Location_t loc = gasneti_tm_peer(tm, rank, call);
+        m.dest = (int)loc.gex_rank;
+        m.dest_ep = loc.gex_ep_index;
+        m.src_ep = tm->ep->index;
+        gasnete_pack_flush();
+        gasnetc_in_mpi++;
+        rc = ammpi_prepare(gasnetc_ep, NULL, &m, most, &sd->prep);
+        gasnetc_in_mpi--;
+    }
+    if (rc == AMMPI_ERR_AGAIN) {
+        if (sd->op) gasnete_op_free(sd->op);
+        return GEX_AM_SRCDESC_NO_OP;
+    }
+    if (rc != AMMPI_OK) gasneti_fatalerror("%s: transport error %d", call, rc);
+    sd->active = 1;
+    return sd;
+}
+
+static struct gasneti_srcdesc_s *check_sd(gex_AM_SrcDesc_t sd, const char *call)
+{
+    if ((sd != &srcdesc[0] && sd != &srcdesc[1]) || !sd->active)
+        gasneti_fatalerror("%s: %p is not the descriptor of this thread's pending Prepare", call,
+                           (void *)sd);
+    return sd;
+}
+
+void *gex_AM_SrcDescAddr(gex_AM_SrcDesc_t sd) { return check_sd(sd, "gex_AM_SrcDescAddr")->prep.offer; }
+size_t gex_AM_SrcDescSize(gex_AM_SrcDesc_t sd) { return check_sd(sd, "gex_AM_SrcDescSize")->prep.offer_size; }
+
+static void commit(const char *call, int category, int is_reply, gex_AM_SrcDesc_t sd_,
+                   gex_AM_Index_t handler, size_t nbytes, void *dest_addr, int numargs, va_list ap)
+{
+    struct gasneti_srcdesc_s *sd = check_sd(sd_, call);
+    if (sd->category != category || sd->is_reply != is_reply)
+        gasneti_fatalerror("%s: the descriptor was prepared for a %s %s", call,
+                           category_name(sd->category), sd->is_reply ? "reply" : "request");
+    if (numargs != sd->numargs)
+        gasneti_fatalerror("%s: %d arguments, but Prepare said %d", call, numargs, sd->numargs);
+    if (nbytes > sd->prep.offer_size)
+        gasneti_fatalerror("%s: nbytes %zu exceeds gex_AM_SrcDescSize() = %zu", call, nbytes,
+                           sd->prep.offer_size);
+    if (handler == 0) gasneti_fatalerror("%s: handler index 0 is reserved", call);
+    if (category == AMMPI_LONG && sd->dest_addr && sd->dest_addr != dest_addr)
+        gasneti_fatalerror("%s: dest_addr %p differs from the %p given to Prepare", call, dest_addr,
+                           sd->dest_addr);
+    if (category == AMMPI_LONG && nbytes) {
+        gex_EP_Location_t loc = {(gex_Rank_t)sd->prep.msg.dest, (gex_EP_Index_t)sd->prep.msg.dest_ep};
+        if (is_reply) {
+            ammpi_token_info_t ti;
+            ammpi_token_info(sd->prep.tok, &ti);
+            loc = (gex_EP_Location_t){(gex_Rank_t)ti.src, (gex_EP_Index_t)ti.src_ep};
+        }
+        const gasnet_seginfo_t *seg = gasneti_peer_segment(loc);
+        if (!gasneti_in_seginfo(seg, dest_addr, nbytes))
+            gasneti_fatalerror("%s: destination [%p, +%zu) lies outside node %u's segment", call,
+                               dest_addr, nbytes, loc.gex_rank);
+    }
+    int32_t args[16];
+    collect_args(ap, numargs, args);
+    sd->active = 0;
+    gasnetc_in_mpi++;
+    ammpi_commit(&sd->prep, handler, nbytes, dest_addr, args);
+    gasnetc_in_mpi--;
+    deliver_lc(sd->lc_opt, sd->op);
+}
+
+gex_AM_SrcDesc_t gex_AM_PrepareRequestMedium(gex_TM_t tm, gex_Rank_t rank, const void *client_buf,
+                                             size_t least, size_t most, gex_Event_t *lc_opt,
+                                             gex_Flags_t flags, unsigned int numargs)
+{
+    return prepare("gex_AM_PrepareRequestMedium", AMMPI_MEDIUM, tm, rank, NULL, client_buf, least,
+                   most, NULL, lc_opt, flags, numargs);
+}
+
+gex_AM_SrcDesc_t gex_AM_PrepareReplyMedium(gex_Token_t token, const void *client_buf, size_t least,
+                                           size_t most, gex_Event_t *lc_opt, gex_Flags_t flags,
+                                           unsigned int numargs)
+{
+    return prepare("gex_AM_PrepareReplyMedium", AMMPI_MEDIUM, NULL, 0, token, client_buf, least,
+                   most, NULL, lc_opt, flags, numargs);
+}
+
+gex_AM_SrcDesc_t gex_AM_PrepareRequestLong(gex_TM_t tm, gex_Rank_t rank, const void *client_buf,
+                                           size_t least, size_t most, void *dest_addr,
+                                           gex_Event_t *lc_opt, gex_Flags_t flags,
+                                           unsigned int numargs)
+{
+    return prepare("gex_AM_PrepareRequestLong", AMMPI_LONG, tm, rank, NULL, client_buf, least, most,
+                   dest_addr, lc_opt, flags, numargs);
+}
+
+gex_AM_SrcDesc_t gex_AM_PrepareReplyLong(gex_Token_t token, const void *client_buf, size_t least,
+                                         size_t most, void *dest_addr, gex_Event_t *lc_opt,
+                                         gex_Flags_t flags, unsigned int numargs)
+{
+    return prepare("gex_AM_PrepareReplyLong", AMMPI_LONG, NULL, 0, token, client_buf, least, most,
+                   dest_addr, lc_opt, flags, numargs);
+}
+
+#define VA_COMMIT(expr)        \
+    do {                       \
+        va_list ap;            \
+        va_start(ap, numargs); \
+        expr;                  \
+        va_end(ap);            \
+    } while (0)
+
+void gasnetc_AMCommitRequestMedium(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes,
+                                   int numargs, ...)
+{
+    VA_COMMIT(commit("gex_AM_CommitRequestMedium", AMMPI_MEDIUM, 0, sd, handler, nbytes, NULL,
+                     numargs, ap));
+}
+
+void gasnetc_AMCommitReplyMedium(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes,
+                                 int numargs, ...)
+{
+    VA_COMMIT(commit("gex_AM_CommitReplyMedium", AMMPI_MEDIUM, 1, sd, handler, nbytes, NULL,
+                     numargs, ap));
+}
+
+void gasnetc_AMCommitRequestLong(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes,
+                                 void *dest_addr, int numargs, ...)
+{
+    VA_COMMIT(commit("gex_AM_CommitRequestLong", AMMPI_LONG, 0, sd, handler, nbytes, dest_addr,
+                     numargs, ap));
+}
+
+void gasnetc_AMCommitReplyLong(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes,
+                               void *dest_addr, int numargs, ...)
+{
+    VA_COMMIT(commit("gex_AM_CommitReplyLong", AMMPI_LONG, 1, sd, handler, nbytes, dest_addr,
+                     numargs, ap));
+}
+
+/* ---- polling: the network, then every registered progress hook */
+
+static gasneti_progress_fn hooks[8];
+static int nhooks;
+
+void gasneti_progress_register(gasneti_progress_fn fn)
+{
+    if (nhooks == (int)(sizeof hooks / sizeof hooks[0])) gasneti_fatalerror("too many progress hooks");
+    hooks[nhooks++] = fn;
+}
+
+static void run_hooks(void)
+{
+    gasnetc_exit_poll();
+    for (int i = 0; i < nhooks; i++) hooks[i]();
+}
+
 int gasneti_poll(void)
 {
+    gasnete_pack_flush();
     gasnetc_in_mpi++;
     int rc = ammpi_poll(gasnetc_ep);
     gasneti_rma_poll();
     gasnetc_in_mpi--;
-    gasnetc_exit_poll();
-    gasnete_barrier_progress();
+    run_hooks();
     return rc == AMMPI_OK ? GASNET_OK : GASNET_ERR_BAD_ARG;
 }
 
 void gasneti_poll_wait(int *idle)
 {
+    gasnete_pack_flush();
     gasnetc_in_mpi++;
     ammpi_poll_wait(gasnetc_ep, idle);
     gasneti_rma_poll();
     gasnetc_in_mpi--;
-    gasnetc_exit_poll();
-    gasnete_barrier_progress();
+    run_hooks();
 }
 
 int gasnet_AMPoll(void)
 {
-    if (!gasneti_attach_done)
+    if (!gasneti_init_done)
+        return gasneti_report("gasnet_AMPoll", GASNET_ERR_NOT_INIT, "called before gex_Client_Init");
+    if ((gasneti_client->flags & GASNETI_FLAG_LEGACY_INIT) && !gasneti_attach_done)
         return gasneti_report("gasnet_AMPoll", GASNET_ERR_NOT_INIT, "called before gasnet_attach");
     GASNETI_CHECK_MAY_POLL("gasnet_AMPoll");
     return gasneti_poll();
@@ -210,17 +621,7 @@ int gasnet_AMPoll(void)
 
 void gasnetc_block_poll(int *idle)
 {
-    GASNETI_CHECK_ATTACHED("GASNET_BLOCKUNTIL");
+    GASNETI_CHECK_INIT("GASNET_BLOCKUNTIL");
     GASNETI_CHECK_MAY_POLL("GASNET_BLOCKUNTIL");
     gasneti_poll_wait(idle);
-}
-
-int gasnet_AMGetMsgSource(gasnet_token_t token, gasnet_node_t *srcindex)
-{
-    int src;
-    if (!token || !srcindex || ammpi_token_source((ammpi_token_t)token, &src) != AMMPI_OK)
-        return gasneti_report("gasnet_AMGetMsgSource", GASNET_ERR_BAD_ARG,
-                              "NULL token or result pointer");
-    *srcindex = (gasnet_node_t)src;
-    return GASNET_OK;
 }

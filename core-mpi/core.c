@@ -1,8 +1,15 @@
-/* GASNet-1 job control over MPI: gasnet_init (MPI start-up, the job's
- * environment, the ammpi endpoint), gasnet_attach (handler table, segment,
- * exchange of segment addresses), the queries and error names.
+/* Job control over MPI: the job's start-up shared by gex_Client_Init and
+ * gasnet_init (MPI, the job's environment, hosts and neighbourhoods, the
+ * ammpi endpoint, exit), segment attach shared by gex_Segment_Attach and
+ * gasnet_attach (mapping, exchange of segment addresses, RMA backends),
+ * the queries and the error names.
  *
- * gasnet_attach checks its arguments on every node and then agrees on the
+ * gex_Client_Init leaves the job ready for AMs, barriers and collectives
+ * on the primordial team and ends with a barrier. gasnet_init does the
+ * same start-up but, as GASNet-1 has it, communication waits for
+ * gasnet_attach, which also holds the start-up barrier.
+ *
+ * Attach checks its arguments on every node and then agrees on the
  * outcome with one MPI_Allreduce, so a bad argument on one node makes every
  * node return an error instead of leaving the others waiting. A failed
  * attach changes nothing: the library stays initialised and unattached.
@@ -22,15 +29,17 @@
 #include <sys/statvfs.h>
 #include <unistd.h>
 
-gasnet_node_t gasneti_mynode, gasneti_nodes;
+gex_Rank_t gasneti_mynode, gasneti_nodes;
 ammpi_ep_t *gasnetc_ep;
 MPI_Comm gasnetc_comm = MPI_COMM_NULL;
 int gasneti_init_done, gasneti_attach_done;
 gasnet_seginfo_t *gasneti_seginfo;
 gasnet_nodeinfo_t *gasneti_nodeinfo;
+gex_Rank_t gasneti_nbrhds, gasneti_hosts;
 int gasneti_wait_mode = GASNET_WAIT_SPINBLOCK;
 void (*gasnet_client_attach_hook)(void *segbase, uintptr_t segsize);
 uint64_t gasnet_max_segsize;
+const char *gasnet_max_segsize_str;
 __thread char gasneti_threadinfo_tag;
 
 static uintptr_t max_local_segsize, max_global_segsize;
@@ -223,26 +232,41 @@ static void start_mpi(int *argc, char ***argv, int need_threads)
                            level_name(required), level_name(provided));
 }
 
-/* Host grouping: nodes sharing memory get the same host id (numbered in
- * order of their lowest rank). */
+/* Hosts: the nodes that share memory (MPI's shared-memory split), numbered
+ * in order of their lowest node. Neighbourhoods: the nodes of a host that
+ * map each other's segments (core-native/shm.c): the whole host, or
+ * groups of GASNET_SUPERNODE_MAXSIZE consecutive nodes of it, or each node
+ * alone when the shm backend is not wanted (GASNET_RMA other than auto and
+ * shm); numbered the same way. gasnet_nodeinfo_t's host and supernode are
+ * these numbers. Returns the nodes of this host. */
 static int find_hosts(void)
 {
     MPI_Comm local;
-    int me = (int)gasneti_mynode, leader, nlocal;
+    int me = (int)gasneti_mynode, nlocal, local_rank;
     MPI_Comm_split_type(gasnetc_comm, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, &local);
     MPI_Comm_size(local, &nlocal);
-    leader = me;
-    MPI_Allreduce(MPI_IN_PLACE, &leader, 1, MPI_INT, MPI_MIN, local);
+    MPI_Comm_rank(local, &local_rank);
+    int host_leader = me;
+    MPI_Allreduce(MPI_IN_PLACE, &host_leader, 1, MPI_INT, MPI_MIN, local);
+    int maxsize = (int)gasneti_getenv_int("GASNET_SUPERNODE_MAXSIZE", 0);
+    if (maxsize < 0) gasneti_fatalerror("GASNET_SUPERNODE_MAXSIZE=%d: use 0 (no limit) or more", maxsize);
+    const char *rma = gasnet_getenv("GASNET_RMA");
+    if (rma && strcasecmp(rma, "auto") && strcasecmp(rma, "shm")) maxsize = 1;
+    MPI_Comm group;
+    MPI_Comm_split(local, maxsize ? local_rank / maxsize : 0, local_rank, &group);
+    int nbrhd_leader = me;
+    MPI_Allreduce(MPI_IN_PLACE, &nbrhd_leader, 1, MPI_INT, MPI_MIN, group);
+    MPI_Comm_free(&group);
     MPI_Comm_free(&local);
-    int *leaders = malloc(gasneti_nodes * sizeof *leaders);
+    int mine[2] = {host_leader, nbrhd_leader}, *leaders = malloc(2 * gasneti_nodes * sizeof *leaders);
     gasneti_nodeinfo = calloc(gasneti_nodes, sizeof *gasneti_nodeinfo);
     if (!leaders || !gasneti_nodeinfo) gasneti_fatalerror("gasnet_init: out of memory");
-    MPI_Allgather(&leader, 1, MPI_INT, leaders, 1, MPI_INT, gasnetc_comm);
-    gasnet_node_t hosts = 0;
+    MPI_Allgather(mine, 2, MPI_INT, leaders, 2, MPI_INT, gasnetc_comm);
+    gasneti_hosts = gasneti_nbrhds = 0;
     for (gasnet_node_t i = 0; i < gasneti_nodes; i++) {
-        if (leaders[i] == (int)i) gasneti_nodeinfo[i].host = hosts++;
-        else gasneti_nodeinfo[i].host = gasneti_nodeinfo[leaders[i]].host;
-        gasneti_nodeinfo[i].supernode = i;
+        gasnet_node_t h = (gasnet_node_t)leaders[2 * i], n = (gasnet_node_t)leaders[2 * i + 1];
+        gasneti_nodeinfo[i].host = h == i ? gasneti_hosts++ : gasneti_nodeinfo[h].host;
+        gasneti_nodeinfo[i].supernode = n == i ? gasneti_nbrhds++ : gasneti_nodeinfo[n].supernode;
     }
     free(leaders);
     return nlocal;
@@ -255,7 +279,9 @@ static int find_hosts(void)
 static uintptr_t find_max_segsize(int nlocal)
 {
     uint64_t phys = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
-    uint64_t dflt = gasnet_max_segsize ? gasnet_max_segsize : phys / 100 * 85 / (uint64_t)nlocal;
+    uint64_t dflt = phys / 100 * 85 / (uint64_t)nlocal;
+    if (gasnet_max_segsize_str) dflt = (uint64_t)gasnett_parse_int(gasnet_max_segsize_str, 1);
+    else if (gasnet_max_segsize) dflt = gasnet_max_segsize;
     const char *rma = gasnet_getenv("GASNET_RMA");
     struct statvfs fs;
     if (nlocal > 1 && (!rma || !strcasecmp(rma, "auto") || !strcasecmp(rma, "shm")) &&
@@ -300,10 +326,10 @@ static void wire_error(ammpi_ep_t *ep, int src, const char *what)
     gasneti_fatalerror("%s", what);
 }
 
-int gasnet_init(int *argc, char ***argv)
+/* The job's start-up, once per process: MPI, the environment, hosts, the
+ * AM endpoint and the exit channel. */
+static void start_job(int *argc, char ***argv)
 {
-    if (gasneti_init_done)
-        return gasneti_report("gasnet_init", GASNET_ERR_NOT_INIT, "called a second time");
     gasnett_backtrace_init(argv && *argv && **argv ? (*argv)[0] : "gasnet");
     int threaded = 0;
 #if defined(GASNET_PAR) || defined(GASNET_PARSYNC)
@@ -333,8 +359,56 @@ int gasnet_init(int *argc, char ***argv)
     max_global_segsize = global;
     open_endpoint(threaded);
     ammpi_set_error_handler(gasnetc_ep, wire_error);
+    gasneti_shmam_init();
     gasnetc_exit_init();
     gasnetc_in_mpi--;
+}
+
+/* The client's objects and every layer's state over them: collective. */
+static void start_client(const char *name, gex_Flags_t flags)
+{
+    gasneti_client = gasneti_client_create(name, flags);
+    gasneti_ep0 = gasneti_client->eps[0];
+    gasneti_tm0 = gasneti_client->tm0;
+    gasnetc_in_mpi++;
+    gasnete_init();
+    gasnete_barrier_init();
+    gasnete_coll_init();
+    gasnete_vis_init();
+    gasnetc_in_mpi--;
+}
+
+int gasnet_init(int *argc, char ***argv)
+{
+    if (gasneti_init_done)
+        return gasneti_report("gasnet_init", GASNET_ERR_NOT_INIT, "called a second time");
+    start_job(argc, argv);
+    start_client("LEGACY", GEX_FLAG_USES_GASNET1 | GASNETI_FLAG_LEGACY_INIT);
+    return GASNET_OK;
+}
+
+int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p, const char *clientName,
+                    int *argc, char ***argv, gex_Flags_t flags)
+{
+    const char *call = "gex_Client_Init";
+    if (gasneti_init_done)
+        return gasneti_report(call, GASNET_ERR_RESOURCE, "this implementation supports one client "
+                              "per process, and %s exists", gasneti_client ? gasneti_client->name : "one");
+    if (!client_p || !ep_p || !tm_p || !clientName)
+        return gasneti_report(call, GASNET_ERR_BAD_ARG, "NULL %s", !clientName ? "clientName"
+                              : !client_p ? "client_p" : !ep_p ? "ep_p" : "tm_p");
+    if (flags & ~GEX_FLAG_USES_GASNET1)
+        return gasneti_report(call, GASNET_ERR_BAD_ARG, "unknown flags 0x%x (only "
+                              "GEX_FLAG_USES_GASNET1 is defined)", (unsigned)(flags & ~GEX_FLAG_USES_GASNET1));
+    start_job(argc, argv);
+    start_client(clientName, flags);
+    *client_p = gasneti_client;
+    *ep_p = gasneti_ep0;
+    *tm_p = gasneti_tm0;
+    gasnetc_in_mpi++;
+    MPI_Barrier(gasnetc_comm);
+    gasnetc_in_mpi--;
+    gasnetc_progress_start();
     return GASNET_OK;
 }
 
@@ -352,9 +426,9 @@ uintptr_t gasnet_getMaxGlobalSegmentSize(void)
 
 /* ---- attach */
 
-/* Fills index[] for the client's table by the reference rules: fixed
- * indices first (128..255, no duplicates), then don't-care entries in
- * table order get the lowest free index. */
+/* Fills index[] for the client's table by the EX legacy rules (EX spec
+ * 16.1, 18.3): fixed indices first (128..255, no duplicates), then
+ * don't-care entries, in table order, get the highest free index. */
 static int assign_handlers(const gasnet_handlerentry_t *table, int n, int *index)
 {
     unsigned char used[256] = {0};
@@ -374,11 +448,11 @@ static int assign_handlers(const gasnet_handlerentry_t *table, int n, int *index
                                   "handler index %d appears twice in the table", h);
         used[h] = 1;
     }
-    int next = 128;
+    int next = 255;
     for (int i = 0; i < n; i++) {
         if (index[i]) continue;
-        while (next < 256 && used[next]) next++;
-        if (next == 256)
+        while (next >= 128 && used[next]) next--;
+        if (next < 128)
             return gasneti_report("gasnet_attach", GASNET_ERR_RESOURCE,
                                   "no free handler index left for table entry %d", i);
         index[i] = next;
@@ -402,13 +476,83 @@ static void *map_segment(uintptr_t size, uintptr_t minheapoffset)
     return p == MAP_FAILED ? NULL : p;
 }
 
-static void register_internal(const gasneti_handler_t *table)
+/* Attaching the primordial endpoint's segment, in two collective steps:
+ * segment_map agrees on the outcome (local_rc: this node's verdict on the
+ * caller's other arguments) and on success maps, exchanges and binds the
+ * segment; segment_finish brings up what needs segments and ends with the
+ * barrier after which peers may communicate. Once every node has joined
+ * the agreement, none waits for an AM reply any more, so the blocking MPI
+ * collectives after it cannot deadlock. */
+static int segment_map(uintptr_t size, uintptr_t minheapoffset, int local_rc, const char *call)
 {
-    for (; table->index; table++) ammpi_set_handler(gasnetc_ep, table->index, table->fn);
+    int rc = local_rc;
+    void *base = NULL;
+    if (rc != GASNET_OK)
+        ;
+    else if (size % GASNET_PAGESIZE)
+        rc = gasneti_report(call, GASNET_ERR_BAD_ARG, "segment size %lu is not a multiple of "
+                            "GASNET_PAGESIZE (%d)", (unsigned long)size, GASNET_PAGESIZE);
+    else if (size > max_local_segsize)
+        rc = gasneti_report(call, GASNET_ERR_BAD_ARG, "segment size %lu exceeds "
+                            "gasnet_getMaxLocalSegmentSize() = %lu", (unsigned long)size,
+                            (unsigned long)max_local_segsize);
+    else if (size && !(base = map_segment(size, minheapoffset)))
+        rc = gasneti_report(call, GASNET_ERR_RESOURCE, "could not map a %lu-byte segment",
+                            (unsigned long)size);
+    /* EX clients may still wait for AM replies from nodes already here:
+     * agree without blocking, serving AMs meanwhile */
+    int worst = rc;
+    MPI_Request agree;
+    gasnetc_in_mpi++;
+    ammpi_lock(gasnetc_ep);
+    MPI_Iallreduce(MPI_IN_PLACE, &worst, 1, MPI_INT, MPI_MAX, gasnetc_comm, &agree);
+    ammpi_unlock(gasnetc_ep);
+    for (int done = 0, idle = 0;;) {
+        ammpi_lock(gasnetc_ep);
+        MPI_Test(&agree, &done, MPI_STATUS_IGNORE);
+        ammpi_unlock(gasnetc_ep);
+        if (done) break;
+        gasneti_poll_wait(&idle);
+    }
+    gasnetc_in_mpi--;
+    if (worst != GASNET_OK) {
+        if (base) munmap(base, size);
+        if (rc == GASNET_OK)
+            rc = gasneti_report(call, GASNET_ERR_RESOURCE, "%s failed on another node", call);
+        return rc;
+    }
+    gasneti_seginfo = calloc(gasneti_nodes, sizeof *gasneti_seginfo);
+    if (!gasneti_seginfo) gasneti_fatalerror("%s: out of memory", call);
+    gasnet_seginfo_t mine = {base, size};
+    gasnetc_in_mpi++;
+    MPI_Allgather(&mine, sizeof mine, MPI_BYTE, gasneti_seginfo, sizeof mine, MPI_BYTE, gasnetc_comm);
+    gasnetc_in_mpi--;
+    if (size) {
+        gasneti_segment_t seg = calloc(1, sizeof *seg);
+        if (!seg) gasneti_fatalerror("%s: out of memory", call);
+        *seg = (struct gasneti_segment_s){.magic = GASNETI_SEG_MAGIC, .client = gasneti_client,
+                                          .addr = base, .size = size,
+                                          .flags = gasneti_client->flags & GEX_FLAG_USES_GASNET1,
+                                          .kind = GEX_MK_HOST, .fd = -1, .bound = 1};
+        gasneti_seg0 = seg;
+        gasneti_ep0->segment = seg;
+    }
+    ammpi_set_segment(gasnetc_ep, base, size);
+    return GASNET_OK;
 }
 
-static int attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize,
-                  uintptr_t minheapoffset);
+static void segment_finish(void)
+{
+    gasnetc_in_mpi++;
+    gasneti_rma_attach();
+    gasnete_barrier_attach();
+    gasneti_attach_done = 1;
+    MPI_Barrier(gasnetc_comm);
+    gasnetc_in_mpi--;
+    if (gasnet_client_attach_hook)
+        gasnet_client_attach_hook(gasneti_seg0 ? gasneti_seg0->addr : NULL,
+                                  gasneti_seg0 ? gasneti_seg0->size : 0);
+}
 
 int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize,
                   uintptr_t minheapoffset)
@@ -417,62 +561,53 @@ int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsiz
     if (!gasneti_init_done) return gasneti_report(call, GASNET_ERR_NOT_INIT, "called before gasnet_init");
     if (gasneti_attach_done) return gasneti_report(call, GASNET_ERR_NOT_INIT, "called a second time");
     GASNETI_CHECK_MAY_COMMUNICATE(call);
-    gasnetc_in_mpi++;
-    int rc = attach(table, numentries, segsize, minheapoffset);
-    gasnetc_in_mpi--;
-    return rc;
-}
-
-static int attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize,
-                  uintptr_t minheapoffset)
-{
-    const char *call = "gasnet_attach";
     int rc = GASNET_OK;
     int *index = calloc(numentries > 0 ? (size_t)numentries : 1, sizeof *index);
-    void *segbase = NULL;
     if (!index)
         rc = gasneti_report(call, GASNET_ERR_RESOURCE, "out of memory");
     else if (numentries < 0 || (numentries > 0 && !table))
         rc = gasneti_report(call, GASNET_ERR_BAD_ARG, "bad handler table (%p, %d entries)",
                             (void *)table, numentries);
-    else if (segsize % GASNET_PAGESIZE)
-        rc = gasneti_report(call, GASNET_ERR_BAD_ARG, "segsize %lu is not a multiple of "
-                            "GASNET_PAGESIZE (%d)", (unsigned long)segsize, GASNET_PAGESIZE);
-    else if (segsize > max_local_segsize)
-        rc = gasneti_report(call, GASNET_ERR_BAD_ARG, "segsize %lu exceeds "
-                            "gasnet_getMaxLocalSegmentSize() = %lu", (unsigned long)segsize,
-                            (unsigned long)max_local_segsize);
-    else if ((rc = assign_handlers(table, numentries, index)) == GASNET_OK &&
-             segsize && !(segbase = map_segment(segsize, minheapoffset)))
-        rc = gasneti_report(call, GASNET_ERR_RESOURCE, "could not map a %lu-byte segment",
-                            (unsigned long)segsize);
-    int worst = rc;
-    MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_INT, MPI_MAX, gasnetc_comm);
-    if (worst != GASNET_OK) {
-        if (segbase) munmap(segbase, segsize);
-        free(index);
-        if (rc == GASNET_OK)
-            rc = gasneti_report(call, GASNET_ERR_RESOURCE, "gasnet_attach failed on another node");
-        return rc;
-    }
-    register_internal(gasnete_handlers);
-    register_internal(gasnete_barrier_handlers);
-    for (int i = 0; i < numentries; i++) {
-        table[i].index = (gasnet_handler_t)index[i];
-        ammpi_set_handler(gasnetc_ep, index[i], (ammpi_handler_fn)table[i].fnptr);
+    else
+        rc = assign_handlers(table, numentries, index);
+    rc = segment_map(segsize, minheapoffset, rc, call);
+    if (rc == GASNET_OK) {
+        for (int i = 0; i < numentries; i++) {
+            table[i].index = (gasnet_handler_t)index[i];
+            gex_AM_Entry_t e = {(gex_AM_Index_t)index[i], (gex_AM_Fn_t)table[i].fnptr, 0, 0, NULL, NULL};
+            gasneti_ep0->handlers[index[i]] = e;
+            ammpi_register(gasnetc_ep, 0, index[i], (ammpi_handler_fn)table[i].fnptr,
+                           AMMPI_ACCEPT_ANY, -1);
+        }
+        segment_finish();
+        gasnetc_progress_start();
     }
     free(index);
-    gasneti_seginfo = calloc(gasneti_nodes, sizeof *gasneti_seginfo);
-    if (!gasneti_seginfo) gasneti_fatalerror("gasnet_attach: out of memory");
-    gasnet_seginfo_t mine = {segbase, segsize};
-    MPI_Allgather(&mine, sizeof mine, MPI_BYTE, gasneti_seginfo, sizeof mine, MPI_BYTE, gasnetc_comm);
-    ammpi_set_segment(gasnetc_ep, segbase, segsize);
-    gasneti_attach_done = 1;
-    gasnete_init();
-    gasnete_barrier_init();
-    MPI_Barrier(gasnetc_comm);
-    gasnetc_progress_start();
-    if (gasnet_client_attach_hook) gasnet_client_attach_hook(segbase, segsize);
+    return rc;
+}
+
+int gex_Segment_Attach(gex_Segment_t *segment_p, gex_TM_t tm, uintptr_t size)
+{
+    const char *call = "gex_Segment_Attach";
+    GASNETI_CHECK_INIT(call);
+    gasneti_tm_t t = gasneti_import_team(tm, call);
+    GASNETI_CHECK_MAY_COMMUNICATE(call);
+    if (t != gasneti_client->tm0) gasneti_fatalerror("%s: the team must be the primordial team", call);
+    if (gasneti_attach_done)
+        gasneti_fatalerror("%s: the primordial endpoint already has a segment (one attach per "
+                           "process)", call);
+    if (gasneti_ep0->segment)
+        gasneti_fatalerror("%s: the primordial endpoint already has a bound segment "
+                           "(gex_EP_BindSegment)", call);
+    int rc = !segment_p ? gasneti_report(call, GASNET_ERR_BAD_ARG, "NULL segment_p")
+           : size == 0 ? gasneti_report(call, GASNET_ERR_BAD_ARG, "segment size 0")
+           : GASNET_OK;
+    gasnetc_progress_hold(); /* MPI is SERIALIZED: the attach's collectives run alone */
+    rc = segment_map(size, 0, rc, call);
+    if (rc == GASNET_OK) segment_finish();
+    gasnetc_progress_release();
+    if (rc != GASNET_OK) return rc;
+    *segment_p = gasneti_seg0;
     return GASNET_OK;
 }
 

@@ -1,29 +1,86 @@
-/* Ending the job: gasnet_exit, return from main, exit(), and the failsafe.
+/* Ending the job: gasnet_exit, return from main, exit(), a client's own
+ * MPI_Finalize, and the failsafe.
  *
  * Exit notices travel on a channel of their own, outside the AM layer, so
  * a node can announce its exit at any time after init: from a handler,
  * from any thread, while its credits are used up. Each node keeps one
- * receive posted on gasnetc_comm with TAG_EXIT and tests it every few polls.
+ * receive posted on gasnetc_comm with TAG_EXIT, tests it every few polls,
+ * and reposts it until it has heard every other node (each node sends
+ * exactly one notice to each other node).
  *
  * A node that exits (gasnet_exit, return from main, exit()):
  *   1. arms the failsafe timer (GASNET_EXITTIMEOUT) and flushes its output;
- *   2. sends EXIT(code, origin) to every other node, where origin is the
- *      rank whose code it carries;
- *   3. waits, up to GASNET_EXIT_ACKWAIT seconds, to hear EXIT from every
- *      other node, then _exit()s; the MPI launcher ends whatever remains.
+ *   2. stops its AM endpoint (ammpi_stop): no thread sends or runs a
+ *      handler through it any more, and it knows how many AM messages it
+ *      sent to each node;
+ *   3. sends EXIT(code, origin, count) to every other node: origin is the
+ *      rank whose code it carries, count the AM messages it sent to that
+ *      node, now final;
+ *   4. until every other node's notice has arrived, every AM message each
+ *      of them counted has been received (handlers do not run) and its
+ *      own sends are complete, polls the channel and drains the endpoint
+ *      (ammpi_drain), for at most GASNET_EXIT_ACKWAIT seconds;
+ *   5. then nothing is in flight on any communicator it owns and no
+ *      message to it is unreceived: it cancels the receives that can no
+ *      longer match (ammpi's header receives; the exit receive is not
+ *      reposted after the last notice), waits SETTLE (below), and calls
+ *      MPI_Finalize, also when the client started MPI (the process ends).
  * A node that hears EXIT while running goes on for a grace period (a
  * quarter of GASNET_EXIT_ACKWAIT), so that a collective exit at the end of
  * main lets every node finish and print; then it exits the same way.
  * Every node adopts the code of the lowest origin it has heard of, and
  * every exiting node tells every other, so all nodes that hear each other
  * agree on one code. Output is never lost: a node flushes before it
- * announces, and a node _exit()s only after hearing every other node (or
- * after the wait, when a node computes without ever polling).
+ * announces and before it finalizes.
+ *
+ * A client that finalizes MPI itself (every node does, it is collective)
+ * reaches at_mpi_finalize first: the RMA backends detach, ammpi_close
+ * settles every AM, exchanges counts and drains the same way, the exit
+ * receive (which nothing can match) is cancelled, and after SETTLE MPICH
+ * goes on with its own shutdown.
+ *
+ * Why it cannot hang. Step 4 waits only for what the peers announced,
+ * which they sent before announcing, and each peer drains whatever this
+ * node sent it, so step 4 ends as soon as every node has called exit; a
+ * node that never does (it computes without polling, or died) makes the
+ * wait end at GASNET_EXIT_ACKWAIT, and MPI_Abort ends the job with the
+ * code. MPI_Finalize then finds nothing pending. What remains is MPI's own
+ * shutdown, which with MPICH 4.0 over UCX 1.13's TCP transport stalls even
+ * in plain MPI programs (found with gdb on the stuck nodes): MPICH closes
+ * every UCX endpoint in flush mode, progresses until its own closes
+ * complete, then blocks in the launcher's barrier without progressing.
+ * UCX's TCP flush of a connection that carried a message since its last
+ * flush sends a request (an empty PUT) that the peer must acknowledge from
+ * its progress loop, so a node whose request reaches a peer already in the
+ * launcher's barrier waits forever. Two things rule this out:
+ *   (a) the notices (and ammpi_close's counts) go from every node to every
+ *       other, so in MPICH's loop each node has a request out to every
+ *       peer and leaves only once every peer acknowledged it. A node sends
+ *       all its requests before it acknowledges any (MPICH issues every
+ *       close, then progresses), and both travel the same connection in
+ *       order, so a peer's acknowledgement reaches this node only after the
+ *       peer's own request, which this node therefore answers before it can
+ *       leave;
+ *   (b) that holds only if acknowledgements come from inside MPICH's loop.
+ *       A node still polling outside MPI_Finalize when a peer's request
+ *       arrives would acknowledge it early and could let that peer leave
+ *       before its own request arrives. So each node waits SETTLE (100 ms)
+ *       without polling between its last receive and MPI_Finalize: longer
+ *       than the time between the nodes' last receives, which all follow
+ *       the last node's notices.
+ * Only a node stopped for longer than SETTLE at that moment could still
+ * stall MPICH; the failsafe covers it. (Without SETTLE, 6 of 10 runs of the
+ * off-node test needed the failsafe; with it, 0 of 200.)
+ *
+ * The failsafe is the last resort for a node that never answers, or an MPI
+ * that never returns: when GASNET_EXITTIMEOUT expires it prints "exit did
+ * not complete in GASNET_EXITTIMEOUT; forcing it" and aborts the job.
  */
 #include "gasnet_internal.h"
 #include "rma.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,6 +94,7 @@
 
 #define TAG_EXIT 0x4558
 #define MSG_EXIT 1
+#define SETTLE_NS 100000000L /* (b) above: 100 ms */
 
 int gasnetc_exit_requested; /* heard EXIT: join the exit after the grace (atomic) */
 static int exit_code, code_from = INT_MAX; /* adopted code and its origin rank */
@@ -45,11 +103,14 @@ static pthread_mutex_t exit_lock = PTHREAD_MUTEX_INITIALIZER;
 static double exit_timeout, ack_wait, grace_deadline;
 static volatile sig_atomic_t in_finalize;
 
-static int inmsg[3];
+/* A notice: MSG_EXIT, code, origin, AM messages the sender sent to us. */
+static int64_t inmsg[4];
 static MPI_Request inreq = MPI_REQUEST_NULL;
-static int (*outmsg)[3]; /* per peer: the EXIT we send */
+static int64_t (*outmsg)[4]; /* per peer: the EXIT we send */
 static MPI_Request *outreq;
 static unsigned char *heard; /* per peer: its EXIT arrived */
+static uint64_t *expected;   /* per peer: AM messages it announced */
+static uint64_t *sent;       /* per peer: AM messages we sent, at ammpi_stop */
 static long nheard;
 
 static double now(void)
@@ -69,32 +130,56 @@ static void adopt(int code, int from)
     pthread_mutex_unlock(&state_lock);
 }
 
-/* Handles every exit notice that has arrived. */
-static void service_channel(void)
+const char *gasnetc_exit_notice_error(const int64_t *msg, int words, long nodes, int heard_before)
 {
-    ammpi_lock(gasnetc_ep);
-    for (;;) {
+    if (words != 4) return "not 4 words";
+    if (msg[0] != MSG_EXIT) return "unknown kind";
+    if (msg[1] < INT_MIN || msg[1] > INT_MAX) return "a code beyond an int";
+    if (msg[2] < 0 || msg[2] >= nodes) return "an origin that is no node";
+    if (msg[3] < 0) return "a negative message count";
+    if (heard_before) return "a second notice";
+    return NULL;
+}
+
+/* Handles every exit notice that has arrived; the caller serialises MPI
+ * (holds the endpoint's lock). */
+static void take_notices(void)
+{
+    long others = (long)gasneti_nodes - 1;
+    while (inreq != MPI_REQUEST_NULL) {
         int done = 0;
         MPI_Status st;
-        MPI_Test(&inreq, &done, &st);
+        int rc = MPI_Test(&inreq, &done, &st);
         if (!done) break;
-        int kind = inmsg[0], code = inmsg[1], origin = inmsg[2], src = st.MPI_SOURCE;
-        if (kind != MSG_EXIT || origin < 0 || origin >= (int)gasneti_nodes)
-            gasneti_fatalerror("malformed exit notice from node %d (kind %d, origin %d)", src,
-                               kind, origin);
-        adopt(code, origin);
+        int64_t kind = inmsg[0], code = inmsg[1], origin = inmsg[2], count = inmsg[3];
+        int src = st.MPI_SOURCE, words = 0;
+        MPI_Get_count(&st, MPI_INT64_T, &words);
+        if (rc != MPI_SUCCESS) words = -1; /* longer than a notice: truncated */
+        const char *why = gasnetc_exit_notice_error(inmsg, words, (long)gasneti_nodes, heard[src]);
+        if (why)
+            gasneti_fatalerror("malformed exit notice from node %d: %s (kind %lld, code %lld, "
+                               "origin %lld, count %lld)", src, why, (long long)kind,
+                               (long long)code, (long long)origin, (long long)count);
+        adopt((int)code, (int)origin);
         pthread_mutex_lock(&state_lock);
-        if (!heard[src]) {
-            heard[src] = 1;
-            __atomic_fetch_add(&nheard, 1, __ATOMIC_RELEASE);
-        }
+        heard[src] = 1;
+        expected[src] = (uint64_t)count;
+        __atomic_fetch_add(&nheard, 1, __ATOMIC_RELEASE);
         if (!__atomic_load_n(&gasnetc_exit_requested, __ATOMIC_RELAXED)) {
             grace_deadline = now() + ack_wait / 4;
             __atomic_store_n(&gasnetc_exit_requested, 1, __ATOMIC_RELEASE);
         }
         pthread_mutex_unlock(&state_lock);
-        MPI_Irecv(inmsg, 3, MPI_INT, MPI_ANY_SOURCE, TAG_EXIT, gasnetc_comm, &inreq);
+        /* every other node sends one notice: after the last, none can come */
+        if (__atomic_load_n(&nheard, __ATOMIC_ACQUIRE) < others)
+            MPI_Irecv(inmsg, 4, MPI_INT64_T, MPI_ANY_SOURCE, TAG_EXIT, gasnetc_comm, &inreq);
     }
+}
+
+static void service_channel(void)
+{
+    ammpi_lock(gasnetc_ep);
+    take_notices();
     ammpi_unlock(gasnetc_ep);
 }
 
@@ -148,6 +233,12 @@ static void arm_failsafe(void)
     set_alarm(exit_timeout);
 }
 
+static void settle(void)
+{
+    struct timespec t = {0, SETTLE_NS};
+    if (gasneti_nodes > 1) nanosleep(&t, NULL);
+}
+
 /* The first thread to get here ends the process; any other thread that
  * calls gasnet_exit meanwhile waits here forever. */
 static int exiting; /* MPI_Finalize below must not run the client-finalize hook */
@@ -163,31 +254,37 @@ static __attribute__((__noreturn__)) void do_exit(int code, int origin)
     pthread_mutex_lock(&state_lock);
     int announce = exit_code, from = code_from;
     pthread_mutex_unlock(&state_lock);
-    ammpi_lock(gasnetc_ep);
+    /* From here this thread holds the endpoint for good: it alone makes MPI
+     * calls, and no AM is sent or handled any more. */
+    ammpi_stop(gasnetc_ep, sent);
+    gasnet_node_t me = gasneti_mynode;
+    expected[me] = sent[me];
     for (gasnet_node_t p = 0; p < gasneti_nodes; p++) {
-        if (p == gasneti_mynode) continue;
+        if (p == me) continue;
         outmsg[p][0] = MSG_EXIT;
         outmsg[p][1] = announce;
         outmsg[p][2] = from;
-        MPI_Isend(outmsg[p], 3, MPI_INT, (int)p, TAG_EXIT, gasnetc_comm, &outreq[p]);
+        outmsg[p][3] = (int64_t)sent[p];
+        MPI_Isend(outmsg[p], 4, MPI_INT64_T, (int)p, TAG_EXIT, gasnetc_comm, &outreq[p]);
     }
-    ammpi_unlock(gasnetc_ep);
     double deadline = now() + ack_wait;
     long others = (long)gasneti_nodes - 1;
-    while (__atomic_load_n(&nheard, __ATOMIC_ACQUIRE) < others && now() < deadline) {
-        service_channel();
-        usleep(200);
+    int quiet = 0;
+    while (!quiet && now() < deadline) {
+        take_notices();
+        int all_heard = __atomic_load_n(&nheard, __ATOMIC_ACQUIRE) == others, notices_sent = 1;
+        for (gasnet_node_t p = 0; p < gasneti_nodes && notices_sent; p++)
+            MPI_Test(&outreq[p], &notices_sent, MPI_STATUS_IGNORE);
+        quiet = ammpi_drain(gasnetc_ep, all_heard ? expected : NULL) && notices_sent;
+        if (!quiet) usleep(200);
     }
     fflush(NULL);
-    /* Every node is exiting too: finalize MPI together (also when the
-     * client started it: the process ends here), which launchers take as a
-     * normal end. Some node did not answer (it computes without polling):
+    /* Some node did not answer (it computes without polling, or died):
      * MPI_Abort, the one way to have the launcher end it and still report
      * this exit code. */
+    if (!quiet) MPI_Abort(MPI_COMM_WORLD, exit_code);
     ammpi_cancel_receives(gasnetc_ep);
-    if (__atomic_load_n(&nheard, __ATOMIC_ACQUIRE) < others) MPI_Abort(MPI_COMM_WORLD, exit_code);
-    MPI_Cancel(&inreq);
-    MPI_Request_free(&inreq);
+    settle();
     in_finalize = 1; /* the failsafe can no longer abort through MPI */
     MPI_Finalize();
 #ifdef __SANITIZE_ADDRESS__
@@ -204,6 +301,7 @@ void gasnet_exit(int code)
         fflush(NULL);
         _exit(code);
     }
+    gasnete_pack_flush_exit(); /* what this thread issued still goes out, if it can */
     do_exit(code, (int)gasneti_mynode);
 }
 
@@ -273,10 +371,13 @@ static int at_mpi_finalize(MPI_Comm comm, int key, void *val, void *extra)
     if (gasneti_attach_done) gasneti_rma_detach();
     ammpi_close(gasnetc_ep);
     gasnetc_ep = NULL;
-    MPI_Cancel(&inreq);
-    MPI_Request_free(&inreq);
+    if (inreq != MPI_REQUEST_NULL) { /* no node exits: nothing can match it */
+        MPI_Cancel(&inreq);
+        MPI_Wait(&inreq, MPI_STATUS_IGNORE);
+    }
     MPI_Comm_free(&gasnetc_comm);
     gasneti_attach_done = 0;
+    settle();
     return MPI_SUCCESS;
 }
 
@@ -290,8 +391,12 @@ void gasnetc_exit_init(void)
     outmsg = calloc((size_t)n, sizeof *outmsg);
     outreq = malloc((size_t)n * sizeof *outreq);
     heard = calloc((size_t)n, 1);
-    if (!outmsg || !outreq || !heard) gasneti_fatalerror("gasnet_init: out of memory");
-    MPI_Irecv(inmsg, 3, MPI_INT, MPI_ANY_SOURCE, TAG_EXIT, gasnetc_comm, &inreq);
+    expected = calloc((size_t)n, sizeof *expected);
+    sent = calloc((size_t)n, sizeof *sent);
+    if (!outmsg || !outreq || !heard || !expected || !sent)
+        gasneti_fatalerror("gasnet_init: out of memory");
+    for (int p = 0; p < n; p++) outreq[p] = MPI_REQUEST_NULL;
+    if (n > 1) MPI_Irecv(inmsg, 4, MPI_INT64_T, MPI_ANY_SOURCE, TAG_EXIT, gasnetc_comm, &inreq);
     on_exit(at_process_exit, NULL);
     catch_signal(SIGQUIT, on_sigquit);
     catch_signal(SIGTERM, on_termination);

@@ -1,89 +1,210 @@
-/* gasnet_core.h: the GASNet-1 core API of the MPI conduit (spec 4-6):
- * job control, environment queries, Active Messages, no-interrupt sections
- * and handler-safe locks. Included by gasnet.h; not for direct inclusion.
+/* gasnet_core.h: the GASNet-EX core API of the MPI conduit: the client,
+ * endpoint, segment and team objects, job and host queries, Active
+ * Messages and their tokens, polling and exit. Included by gasnetex.h;
+ * not for direct inclusion.
  *
- * The numbered AM calls (gasnet_AMRequestShort0..16 and the other six
+ * The numbered AM calls (gex_AM_RequestShort0..16 and the other nine
  * families) are macros over one variadic function per family; each
- * argument is evaluated once and cast to gasnet_handlerarg_t.
+ * argument is evaluated once and cast to gex_AM_Arg_t. The unnumbered
+ * forms count their arguments and expand to the numbered ones.
  */
 #ifndef _GASNET_CORE_H
 #define _GASNET_CORE_H
 
-#ifndef _GASNET_H
-#error "include gasnet.h, not gasnet_core.h"
+#ifndef _GASNETEX_H
+#error "include gasnetex.h or gasnet.h, not gasnet_core.h"
 #endif
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* ---- job control and queries (spec 4) */
-int gasnet_init(int *argc, char ***argv);
-int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize,
-                  uintptr_t minheapoffset);
+/* ---- client, endpoints, segments (§6) */
+int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p,
+                    const char *clientName, int *argc, char ***argv, gex_Flags_t flags);
+gex_Flags_t gex_Client_QueryFlags(gex_Client_t client);
+const char *gex_Client_QueryName(gex_Client_t client);
+void gex_Client_SetCData(gex_Client_t client, const void *val);
+void *gex_Client_QueryCData(gex_Client_t client);
+
+int gex_Segment_Attach(gex_Segment_t *segment_p, gex_TM_t tm, uintptr_t size);
+gex_Client_t gex_Segment_QueryClient(gex_Segment_t seg);
+gex_Flags_t gex_Segment_QueryFlags(gex_Segment_t seg);
+void *gex_Segment_QueryAddr(gex_Segment_t seg);
+uintptr_t gex_Segment_QuerySize(gex_Segment_t seg);
+void gex_Segment_SetCData(gex_Segment_t seg, const void *val);
+void *gex_Segment_QueryCData(gex_Segment_t seg);
+int gex_Segment_QueryBound(gex_TM_t tm, gex_Rank_t rank, void **owneraddr_p, void **localaddr_p,
+                           uintptr_t *size_p);
+
+#define GEX_EP_CAPABILITY_RMA ((gex_EP_Capabilities_t)1U << 0)
+#define GEX_EP_CAPABILITY_AM ((gex_EP_Capabilities_t)1U << 1)
+#define GEX_EP_CAPABILITY_VIS ((gex_EP_Capabilities_t)1U << 2)
+#define GEX_EP_CAPABILITY_COLL ((gex_EP_Capabilities_t)1U << 3)
+#define GEX_EP_CAPABILITY_AD ((gex_EP_Capabilities_t)1U << 4)
+#define GEX_EP_CAPABILITY_ALL ((gex_EP_Capabilities_t)0x1f)
+
+gex_Client_t gex_EP_QueryClient(gex_EP_t ep);
+gex_Flags_t gex_EP_QueryFlags(gex_EP_t ep);
+gex_Segment_t gex_EP_QuerySegment(gex_EP_t ep);
+gex_EP_Index_t gex_EP_QueryIndex(gex_EP_t ep);
+void gex_EP_SetCData(gex_EP_t ep, const void *val);
+void *gex_EP_QueryCData(gex_EP_t ep);
+int gex_EP_RegisterHandlers(gex_EP_t ep, gex_AM_Entry_t *table, size_t numentries);
+
+/* ---- seed 003 (spec §17): created endpoints and segments, TM-pairs */
+/* (gex_MK_t and GEX_MK_HOST: gasnetex.h) */
+int gex_EP_Create(gex_EP_t *ep_p, gex_Client_t client, gex_EP_Capabilities_t capabilities,
+                  gex_Flags_t flags);
+gex_TM_t gex_TM_Pair(gex_EP_t local_ep, gex_EP_Index_t remote_ep_index);
+int gex_Segment_Create(gex_Segment_t *segment_p, gex_Client_t client, gex_Addr_t address,
+                       uintptr_t length, gex_MK_t kind, gex_Flags_t flags);
+int gex_Segment_Destroy(gex_Segment_t segment, gex_Flags_t flags);
+int gex_EP_BindSegment(gex_EP_t ep, gex_Segment_t segment, gex_Flags_t flags);
+int gex_EP_PublishBoundSegment(gex_TM_t tm, gex_EP_t *eps, size_t num_eps, gex_Flags_t flags);
+gex_Event_t gex_EP_QueryBoundSegmentNB(gex_TM_t tm, gex_Rank_t rank, void **owneraddr_p,
+                                       void **localaddr_p, uintptr_t *size_p, gex_Flags_t flags);
+
+/* ---- teams (§6.6, 6.7; construction is in coll/) */
+gex_Client_t gex_TM_QueryClient(gex_TM_t tm);
+gex_EP_t gex_TM_QueryEP(gex_TM_t tm);
+gex_Flags_t gex_TM_QueryFlags(gex_TM_t tm);
+gex_Rank_t gex_TM_QueryRank(gex_TM_t tm);
+gex_Rank_t gex_TM_QuerySize(gex_TM_t tm);
+void gex_TM_SetCData(gex_TM_t tm, const void *val);
+void *gex_TM_QueryCData(gex_TM_t tm);
+gex_Rank_t gex_TM_TranslateRankToJobrank(gex_TM_t tm, gex_Rank_t rank);
+gex_Rank_t gex_TM_TranslateJobrankToRank(gex_TM_t tm, gex_Rank_t jobrank);
+gex_EP_Location_t gex_TM_TranslateRankToEP(gex_TM_t tm, gex_Rank_t rank, gex_Flags_t flags);
+size_t gex_TM_Split(gex_TM_t *new_tm_p, gex_TM_t parent_tm, int color, int key,
+                    void *scratch_addr, size_t scratch_size, gex_Flags_t flags);
+int gex_TM_Destroy(gex_TM_t tm, gex_Memvec_t *scratch_p, gex_Flags_t flags);
+/* seed 003 §5.2-5.3 */
+size_t gex_TM_Dup(gex_TM_t *new_tm_p, gex_TM_t orig_tm, void *scratch_addr, size_t scratch_size,
+                  gex_Flags_t flags);
+size_t gex_TM_Create(gex_TM_t *new_tms, size_t num_new_tms, gex_TM_t parent_tm,
+                     gex_EP_Location_t *args, size_t numargs, size_t scratch_length,
+                     gex_Addr_t *scratch_addrs, gex_Flags_t flags);
+
+/* ---- job, neighbourhood and host (§7) */
+extern gex_Rank_t gasneti_mynode, gasneti_nodes;
+#define gex_System_QueryJobRank() ((gex_Rank_t)gasneti_mynode)
+#define gex_System_QueryJobSize() ((gex_Rank_t)gasneti_nodes)
+void gex_System_QueryNbrhdInfo(gex_RankInfo_t **info_p, gex_Rank_t *info_count_p,
+                               gex_Rank_t *my_info_index_p);
+void gex_System_QueryHostInfo(gex_RankInfo_t **info_p, gex_Rank_t *info_count_p,
+                              gex_Rank_t *my_info_index_p);
+void gex_System_QueryMyPosition(gex_Rank_t *nbrhd_set_size_p, gex_Rank_t *nbrhd_set_rank_p,
+                                gex_Rank_t *host_set_size_p, gex_Rank_t *host_set_rank_p);
+
+/* GASNet-1 calls EX keeps (§7.3) */
+void gasnet_exit(int exitcode) __attribute__((__noreturn__));
 uintptr_t gasnet_getMaxLocalSegmentSize(void);
 uintptr_t gasnet_getMaxGlobalSegmentSize(void);
-void gasnet_exit(int exitcode) __attribute__((__noreturn__));
 int gasnet_getSegmentInfo(gasnet_seginfo_t *seginfo_table, int numentries);
 int gasnet_getNodeInfo(gasnet_nodeinfo_t *nodeinfo_table, int numentries);
 char *gasnet_getenv(const char *name);
-
-extern gasnet_node_t gasneti_mynode, gasneti_nodes;
-#define gasnet_mynode() ((gasnet_node_t)gasneti_mynode)
-#define gasnet_nodes() ((gasnet_node_t)gasneti_nodes)
-
 #define GASNET_WAIT_SPIN 0
 #define GASNET_WAIT_BLOCK 1
 #define GASNET_WAIT_SPINBLOCK 2
 int gasnet_set_waitmode(int wait_mode);
-
-/* Reference extensions a client may set before gasnet_attach. */
+/* Client-assignable globals, read at segment attach. */
 extern void (*gasnet_client_attach_hook)(void *segbase, uintptr_t segsize);
 extern uint64_t gasnet_max_segsize;
+extern const char *gasnet_max_segsize_str;
 
-/* ---- Active Messages (spec 5) */
-#define gasnet_AMMaxArgs() ((size_t)16)
-#define gasnet_AMMaxMedium() ((size_t)65000)
-#define gasnet_AMMaxLongRequest() ((size_t)1048576)
-#define gasnet_AMMaxLongReply() ((size_t)65000)
+/* ---- Active Messages (§8) */
+#define gex_AM_MaxArgs() ((unsigned int)16)
+size_t gex_AM_MaxRequestLong(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event_t *lc_opt,
+                             gex_Flags_t flags, unsigned int numargs);
+size_t gex_AM_MaxReplyLong(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event_t *lc_opt,
+                           gex_Flags_t flags, unsigned int numargs);
+size_t gex_AM_MaxRequestMedium(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event_t *lc_opt,
+                               gex_Flags_t flags, unsigned int numargs);
+size_t gex_AM_MaxReplyMedium(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event_t *lc_opt,
+                             gex_Flags_t flags, unsigned int numargs);
+size_t gex_Token_MaxReplyLong(gex_Token_t token, const gex_Event_t *lc_opt, gex_Flags_t flags,
+                              unsigned int numargs);
+size_t gex_Token_MaxReplyMedium(gex_Token_t token, const gex_Event_t *lc_opt, gex_Flags_t flags,
+                                unsigned int numargs);
+/* Every limit is the transport's, whatever the peer, flags or argument
+ * count: 65000 bytes for Medium payloads and Long replies, 1 MiB for Long
+ * requests (they land in place). */
+#define GASNETI_AM_MAX_PAYLOAD ((size_t)65000)
+#define GASNETI_AM_MAX_LONG_REQUEST ((size_t)1048576)
+#define gex_AM_LUBRequestLong() GASNETI_AM_MAX_LONG_REQUEST
+#define gex_AM_LUBReplyLong() GASNETI_AM_MAX_PAYLOAD
+#define gex_AM_LUBRequestMedium() GASNETI_AM_MAX_PAYLOAD
+#define gex_AM_LUBReplyMedium() GASNETI_AM_MAX_PAYLOAD
 
-int gasnetc_AMRequestShortM(gasnet_node_t dest, gasnet_handler_t handler, int numargs, ...);
-int gasnetc_AMRequestMediumM(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
-                             size_t nbytes, int numargs, ...);
-int gasnetc_AMRequestLongM(gasnet_node_t dest, gasnet_handler_t handler, void *source_addr,
-                           size_t nbytes, void *dest_addr, int numargs, ...);
-int gasnetc_AMRequestLongAsyncM(gasnet_node_t dest, gasnet_handler_t handler,
-                                void *source_addr, size_t nbytes, void *dest_addr,
-                                int numargs, ...);
-int gasnetc_AMReplyShortM(gasnet_token_t token, gasnet_handler_t handler, int numargs, ...);
-int gasnetc_AMReplyMediumM(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
-                           size_t nbytes, int numargs, ...);
-int gasnetc_AMReplyLongM(gasnet_token_t token, gasnet_handler_t handler, void *source_addr,
-                         size_t nbytes, void *dest_addr, int numargs, ...);
+#define GEX_TI_SRCRANK ((gex_TI_t)1U << 0)
+#define GEX_TI_ENTRY ((gex_TI_t)1U << 1)
+#define GEX_TI_IS_REQ ((gex_TI_t)1U << 2)
+#define GEX_TI_IS_LONG ((gex_TI_t)1U << 3)
+#define GEX_TI_EP ((gex_TI_t)1U << 4)
+#define GEX_TI_ALL ((gex_TI_t)(1U << 5) - 1)
+gex_TI_t gex_Token_Info(gex_Token_t token, gex_Token_Info_t *info, gex_TI_t mask);
 
+/* Private: the flag GASNet-1's AM macros pass, so that messages name the
+ * GASNet-1 call. */
+#define GASNETI_FLAG_LEGACY_CALL ((gex_Flags_t)1U << 31)
+int gasnetc_AMRequestShort(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
+                           gex_Flags_t flags, int numargs, ...);
+int gasnetc_AMRequestMedium(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
+                            const void *source_addr, size_t nbytes, gex_Event_t *lc_opt,
+                            gex_Flags_t flags, int numargs, ...);
+int gasnetc_AMRequestLong(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
+                          const void *source_addr, size_t nbytes, void *dest_addr,
+                          gex_Event_t *lc_opt, gex_Flags_t flags, int numargs, ...);
+int gasnetc_AMReplyShort(gex_Token_t token, gex_AM_Index_t handler, gex_Flags_t flags,
+                         int numargs, ...);
+int gasnetc_AMReplyMedium(gex_Token_t token, gex_AM_Index_t handler, const void *source_addr,
+                          size_t nbytes, gex_Event_t *lc_opt, gex_Flags_t flags, int numargs, ...);
+int gasnetc_AMReplyLong(gex_Token_t token, gex_AM_Index_t handler, const void *source_addr,
+                        size_t nbytes, void *dest_addr, gex_Event_t *lc_opt, gex_Flags_t flags,
+                        int numargs, ...);
+
+/* Negotiated payload (§8.6) */
+gex_AM_SrcDesc_t gex_AM_PrepareRequestMedium(gex_TM_t tm, gex_Rank_t rank, const void *client_buf,
+                                             size_t least_payload, size_t most_payload,
+                                             gex_Event_t *lc_opt, gex_Flags_t flags,
+                                             unsigned int numargs);
+gex_AM_SrcDesc_t gex_AM_PrepareReplyMedium(gex_Token_t token, const void *client_buf,
+                                           size_t least_payload, size_t most_payload,
+                                           gex_Event_t *lc_opt, gex_Flags_t flags,
+                                           unsigned int numargs);
+gex_AM_SrcDesc_t gex_AM_PrepareRequestLong(gex_TM_t tm, gex_Rank_t rank, const void *client_buf,
+                                           size_t least_payload, size_t most_payload,
+                                           void *dest_addr, gex_Event_t *lc_opt,
+                                           gex_Flags_t flags, unsigned int numargs);
+gex_AM_SrcDesc_t gex_AM_PrepareReplyLong(gex_Token_t token, const void *client_buf,
+                                         size_t least_payload, size_t most_payload,
+                                         void *dest_addr, gex_Event_t *lc_opt, gex_Flags_t flags,
+                                         unsigned int numargs);
+void *gex_AM_SrcDescAddr(gex_AM_SrcDesc_t sd);
+size_t gex_AM_SrcDescSize(gex_AM_SrcDesc_t sd);
+void gasnetc_AMCommitRequestMedium(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes,
+                                   int numargs, ...);
+void gasnetc_AMCommitReplyMedium(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes,
+                                 int numargs, ...);
+void gasnetc_AMCommitRequestLong(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes,
+                                 void *dest_addr, int numargs, ...);
+void gasnetc_AMCommitReplyLong(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes,
+                               void *dest_addr, int numargs, ...);
+
+/* ---- polling */
 int gasnet_AMPoll(void);
-int gasnet_AMGetMsgSource(gasnet_token_t token, gasnet_node_t *srcindex);
-
 /* Polls until cond holds; yields the CPU while nothing arrives for a while
  * (see gasnet_set_waitmode). */
 void gasnetc_block_poll(int *idle);
-#define GASNET_BLOCKUNTIL(cond)                           \
-    do {                                                  \
-        int gasneti_blockuntil_idle = 0;                  \
-        while (!(cond)) gasnetc_block_poll(&gasneti_blockuntil_idle); \
+#define GASNET_BLOCKUNTIL(cond)                                           \
+    do {                                                                  \
+        int gasneti_blockuntil_idle = 0;                                  \
+        while (!(cond)) gasnetc_block_poll(&gasneti_blockuntil_idle);     \
     } while (0)
 
-/* ---- no-interrupt sections and handler-safe locks (spec 6) */
-void gasnet_hold_interrupts(void);
-void gasnet_resume_interrupts(void);
-void gasnet_hsl_init(gasnet_hsl_t *hsl);
-void gasnet_hsl_destroy(gasnet_hsl_t *hsl);
-void gasnet_hsl_lock(gasnet_hsl_t *hsl);
-int gasnet_hsl_trylock(gasnet_hsl_t *hsl);
-void gasnet_hsl_unlock(gasnet_hsl_t *hsl);
-
 /* ---- the numbered AM families */
-#define GASNETI_C(a) , (gasnet_handlerarg_t)(a)
+#define GASNETI_C(a) , (gex_AM_Arg_t)(a)
 #define GASNETI_ARGS0()
 #define GASNETI_ARGS1(a) GASNETI_C(a)
 #define GASNETI_ARGS2(a, ...) GASNETI_C(a) GASNETI_ARGS1(__VA_ARGS__)
@@ -102,143 +223,212 @@ void gasnet_hsl_unlock(gasnet_hsl_t *hsl);
 #define GASNETI_ARGS15(a, ...) GASNETI_C(a) GASNETI_ARGS14(__VA_ARGS__)
 #define GASNETI_ARGS16(a, ...) GASNETI_C(a) GASNETI_ARGS15(__VA_ARGS__)
 
-#define gasnet_AMRequestShort0(d, h) gasnetc_AMRequestShortM(d, h, 0)
-#define gasnet_AMRequestShort1(d, h, ...) gasnetc_AMRequestShortM(d, h, 1 GASNETI_ARGS1(__VA_ARGS__))
-#define gasnet_AMRequestShort2(d, h, ...) gasnetc_AMRequestShortM(d, h, 2 GASNETI_ARGS2(__VA_ARGS__))
-#define gasnet_AMRequestShort3(d, h, ...) gasnetc_AMRequestShortM(d, h, 3 GASNETI_ARGS3(__VA_ARGS__))
-#define gasnet_AMRequestShort4(d, h, ...) gasnetc_AMRequestShortM(d, h, 4 GASNETI_ARGS4(__VA_ARGS__))
-#define gasnet_AMRequestShort5(d, h, ...) gasnetc_AMRequestShortM(d, h, 5 GASNETI_ARGS5(__VA_ARGS__))
-#define gasnet_AMRequestShort6(d, h, ...) gasnetc_AMRequestShortM(d, h, 6 GASNETI_ARGS6(__VA_ARGS__))
-#define gasnet_AMRequestShort7(d, h, ...) gasnetc_AMRequestShortM(d, h, 7 GASNETI_ARGS7(__VA_ARGS__))
-#define gasnet_AMRequestShort8(d, h, ...) gasnetc_AMRequestShortM(d, h, 8 GASNETI_ARGS8(__VA_ARGS__))
-#define gasnet_AMRequestShort9(d, h, ...) gasnetc_AMRequestShortM(d, h, 9 GASNETI_ARGS9(__VA_ARGS__))
-#define gasnet_AMRequestShort10(d, h, ...) gasnetc_AMRequestShortM(d, h, 10 GASNETI_ARGS10(__VA_ARGS__))
-#define gasnet_AMRequestShort11(d, h, ...) gasnetc_AMRequestShortM(d, h, 11 GASNETI_ARGS11(__VA_ARGS__))
-#define gasnet_AMRequestShort12(d, h, ...) gasnetc_AMRequestShortM(d, h, 12 GASNETI_ARGS12(__VA_ARGS__))
-#define gasnet_AMRequestShort13(d, h, ...) gasnetc_AMRequestShortM(d, h, 13 GASNETI_ARGS13(__VA_ARGS__))
-#define gasnet_AMRequestShort14(d, h, ...) gasnetc_AMRequestShortM(d, h, 14 GASNETI_ARGS14(__VA_ARGS__))
-#define gasnet_AMRequestShort15(d, h, ...) gasnetc_AMRequestShortM(d, h, 15 GASNETI_ARGS15(__VA_ARGS__))
-#define gasnet_AMRequestShort16(d, h, ...) gasnetc_AMRequestShortM(d, h, 16 GASNETI_ARGS16(__VA_ARGS__))
+/* The unnumbered forms: GASNETI_NARGS<k> counts the arguments after the
+ * k fixed ones; the result names the numbered macro. */
+#define GASNETI_PICK(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, _17, \
+                     _18, _19, _20, _21, _22, _23, _24, _25, N, ...) N
+#define GASNETI_NARGS3(...) GASNETI_PICK(__VA_ARGS__, 22, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, \
+                                         11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, x)
+#define GASNETI_NARGS4(...) GASNETI_PICK(__VA_ARGS__, 21, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, \
+                                         10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0, x)
+#define GASNETI_NARGS6(...) GASNETI_PICK(__VA_ARGS__, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, \
+                                         8, 7, 6, 5, 4, 3, 2, 1, 0, x)
+#define GASNETI_NARGS7(...) GASNETI_PICK(__VA_ARGS__, 18, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, \
+                                         7, 6, 5, 4, 3, 2, 1, 0, x)
+#define GASNETI_NARGS8(...) GASNETI_PICK(__VA_ARGS__, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, \
+                                         5, 4, 3, 2, 1, 0, x)
+#define gex_AM_RequestShort(...) GASNETI_CONCAT(gex_AM_RequestShort, GASNETI_NARGS4(__VA_ARGS__))(__VA_ARGS__)
+#define gex_AM_RequestMedium(...) GASNETI_CONCAT(gex_AM_RequestMedium, GASNETI_NARGS7(__VA_ARGS__))(__VA_ARGS__)
+#define gex_AM_RequestLong(...) GASNETI_CONCAT(gex_AM_RequestLong, GASNETI_NARGS8(__VA_ARGS__))(__VA_ARGS__)
+#define gex_AM_ReplyShort(...) GASNETI_CONCAT(gex_AM_ReplyShort, GASNETI_NARGS3(__VA_ARGS__))(__VA_ARGS__)
+#define gex_AM_ReplyMedium(...) GASNETI_CONCAT(gex_AM_ReplyMedium, GASNETI_NARGS6(__VA_ARGS__))(__VA_ARGS__)
+#define gex_AM_ReplyLong(...) GASNETI_CONCAT(gex_AM_ReplyLong, GASNETI_NARGS7(__VA_ARGS__))(__VA_ARGS__)
+#define gex_AM_CommitRequestMedium(...) GASNETI_CONCAT(gex_AM_CommitRequestMedium, GASNETI_NARGS3(__VA_ARGS__))(__VA_ARGS__)
+#define gex_AM_CommitReplyMedium(...) GASNETI_CONCAT(gex_AM_CommitReplyMedium, GASNETI_NARGS3(__VA_ARGS__))(__VA_ARGS__)
+#define gex_AM_CommitRequestLong(...) GASNETI_CONCAT(gex_AM_CommitRequestLong, GASNETI_NARGS4(__VA_ARGS__))(__VA_ARGS__)
+#define gex_AM_CommitReplyLong(...) GASNETI_CONCAT(gex_AM_CommitReplyLong, GASNETI_NARGS4(__VA_ARGS__))(__VA_ARGS__)
 
-#define gasnet_AMRequestMedium0(d, h, s, n) gasnetc_AMRequestMediumM(d, h, s, n, 0)
-#define gasnet_AMRequestMedium1(d, h, s, n, ...) gasnetc_AMRequestMediumM(d, h, s, n, 1 GASNETI_ARGS1(__VA_ARGS__))
-#define gasnet_AMRequestMedium2(d, h, s, n, ...) gasnetc_AMRequestMediumM(d, h, s, n, 2 GASNETI_ARGS2(__VA_ARGS__))
-#define gasnet_AMRequestMedium3(d, h, s, n, ...) gasnetc_AMRequestMediumM(d, h, s, n, 3 GASNETI_ARGS3(__VA_ARGS__))
-#define gasnet_AMRequestMedium4(d, h, s, n, ...) gasnetc_AMRequestMediumM(d, h, s, n, 4 GASNETI_ARGS4(__VA_ARGS__))
-#define gasnet_AMRequestMedium5(d, h, s, n, ...) gasnetc_AMRequestMediumM(d, h, s, n, 5 GASNETI_ARGS5(__VA_ARGS__))
-#define gasnet_AMRequestMedium6(d, h, s, n, ...) gasnetc_AMRequestMediumM(d, h, s, n, 6 GASNETI_ARGS6(__VA_ARGS__))
-#define gasnet_AMRequestMedium7(d, h, s, n, ...) gasnetc_AMRequestMediumM(d, h, s, n, 7 GASNETI_ARGS7(__VA_ARGS__))
-#define gasnet_AMRequestMedium8(d, h, s, n, ...) gasnetc_AMRequestMediumM(d, h, s, n, 8 GASNETI_ARGS8(__VA_ARGS__))
-#define gasnet_AMRequestMedium9(d, h, s, n, ...) gasnetc_AMRequestMediumM(d, h, s, n, 9 GASNETI_ARGS9(__VA_ARGS__))
-#define gasnet_AMRequestMedium10(d, h, s, n, ...) gasnetc_AMRequestMediumM(d, h, s, n, 10 GASNETI_ARGS10(__VA_ARGS__))
-#define gasnet_AMRequestMedium11(d, h, s, n, ...) gasnetc_AMRequestMediumM(d, h, s, n, 11 GASNETI_ARGS11(__VA_ARGS__))
-#define gasnet_AMRequestMedium12(d, h, s, n, ...) gasnetc_AMRequestMediumM(d, h, s, n, 12 GASNETI_ARGS12(__VA_ARGS__))
-#define gasnet_AMRequestMedium13(d, h, s, n, ...) gasnetc_AMRequestMediumM(d, h, s, n, 13 GASNETI_ARGS13(__VA_ARGS__))
-#define gasnet_AMRequestMedium14(d, h, s, n, ...) gasnetc_AMRequestMediumM(d, h, s, n, 14 GASNETI_ARGS14(__VA_ARGS__))
-#define gasnet_AMRequestMedium15(d, h, s, n, ...) gasnetc_AMRequestMediumM(d, h, s, n, 15 GASNETI_ARGS15(__VA_ARGS__))
-#define gasnet_AMRequestMedium16(d, h, s, n, ...) gasnetc_AMRequestMediumM(d, h, s, n, 16 GASNETI_ARGS16(__VA_ARGS__))
+#define gex_AM_RequestShort0(tm, r, h, f) gasnetc_AMRequestShort(tm, r, h, f, 0)
+#define gex_AM_RequestShort1(tm, r, h, f, ...) gasnetc_AMRequestShort(tm, r, h, f, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gex_AM_RequestShort2(tm, r, h, f, ...) gasnetc_AMRequestShort(tm, r, h, f, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gex_AM_RequestShort3(tm, r, h, f, ...) gasnetc_AMRequestShort(tm, r, h, f, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gex_AM_RequestShort4(tm, r, h, f, ...) gasnetc_AMRequestShort(tm, r, h, f, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gex_AM_RequestShort5(tm, r, h, f, ...) gasnetc_AMRequestShort(tm, r, h, f, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gex_AM_RequestShort6(tm, r, h, f, ...) gasnetc_AMRequestShort(tm, r, h, f, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gex_AM_RequestShort7(tm, r, h, f, ...) gasnetc_AMRequestShort(tm, r, h, f, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gex_AM_RequestShort8(tm, r, h, f, ...) gasnetc_AMRequestShort(tm, r, h, f, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gex_AM_RequestShort9(tm, r, h, f, ...) gasnetc_AMRequestShort(tm, r, h, f, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gex_AM_RequestShort10(tm, r, h, f, ...) gasnetc_AMRequestShort(tm, r, h, f, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gex_AM_RequestShort11(tm, r, h, f, ...) gasnetc_AMRequestShort(tm, r, h, f, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gex_AM_RequestShort12(tm, r, h, f, ...) gasnetc_AMRequestShort(tm, r, h, f, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gex_AM_RequestShort13(tm, r, h, f, ...) gasnetc_AMRequestShort(tm, r, h, f, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gex_AM_RequestShort14(tm, r, h, f, ...) gasnetc_AMRequestShort(tm, r, h, f, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gex_AM_RequestShort15(tm, r, h, f, ...) gasnetc_AMRequestShort(tm, r, h, f, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gex_AM_RequestShort16(tm, r, h, f, ...) gasnetc_AMRequestShort(tm, r, h, f, 16 GASNETI_ARGS16(__VA_ARGS__))
 
-#define gasnet_AMRequestLong0(d, h, s, n, a) gasnetc_AMRequestLongM(d, h, s, n, a, 0)
-#define gasnet_AMRequestLong1(d, h, s, n, a, ...) gasnetc_AMRequestLongM(d, h, s, n, a, 1 GASNETI_ARGS1(__VA_ARGS__))
-#define gasnet_AMRequestLong2(d, h, s, n, a, ...) gasnetc_AMRequestLongM(d, h, s, n, a, 2 GASNETI_ARGS2(__VA_ARGS__))
-#define gasnet_AMRequestLong3(d, h, s, n, a, ...) gasnetc_AMRequestLongM(d, h, s, n, a, 3 GASNETI_ARGS3(__VA_ARGS__))
-#define gasnet_AMRequestLong4(d, h, s, n, a, ...) gasnetc_AMRequestLongM(d, h, s, n, a, 4 GASNETI_ARGS4(__VA_ARGS__))
-#define gasnet_AMRequestLong5(d, h, s, n, a, ...) gasnetc_AMRequestLongM(d, h, s, n, a, 5 GASNETI_ARGS5(__VA_ARGS__))
-#define gasnet_AMRequestLong6(d, h, s, n, a, ...) gasnetc_AMRequestLongM(d, h, s, n, a, 6 GASNETI_ARGS6(__VA_ARGS__))
-#define gasnet_AMRequestLong7(d, h, s, n, a, ...) gasnetc_AMRequestLongM(d, h, s, n, a, 7 GASNETI_ARGS7(__VA_ARGS__))
-#define gasnet_AMRequestLong8(d, h, s, n, a, ...) gasnetc_AMRequestLongM(d, h, s, n, a, 8 GASNETI_ARGS8(__VA_ARGS__))
-#define gasnet_AMRequestLong9(d, h, s, n, a, ...) gasnetc_AMRequestLongM(d, h, s, n, a, 9 GASNETI_ARGS9(__VA_ARGS__))
-#define gasnet_AMRequestLong10(d, h, s, n, a, ...) gasnetc_AMRequestLongM(d, h, s, n, a, 10 GASNETI_ARGS10(__VA_ARGS__))
-#define gasnet_AMRequestLong11(d, h, s, n, a, ...) gasnetc_AMRequestLongM(d, h, s, n, a, 11 GASNETI_ARGS11(__VA_ARGS__))
-#define gasnet_AMRequestLong12(d, h, s, n, a, ...) gasnetc_AMRequestLongM(d, h, s, n, a, 12 GASNETI_ARGS12(__VA_ARGS__))
-#define gasnet_AMRequestLong13(d, h, s, n, a, ...) gasnetc_AMRequestLongM(d, h, s, n, a, 13 GASNETI_ARGS13(__VA_ARGS__))
-#define gasnet_AMRequestLong14(d, h, s, n, a, ...) gasnetc_AMRequestLongM(d, h, s, n, a, 14 GASNETI_ARGS14(__VA_ARGS__))
-#define gasnet_AMRequestLong15(d, h, s, n, a, ...) gasnetc_AMRequestLongM(d, h, s, n, a, 15 GASNETI_ARGS15(__VA_ARGS__))
-#define gasnet_AMRequestLong16(d, h, s, n, a, ...) gasnetc_AMRequestLongM(d, h, s, n, a, 16 GASNETI_ARGS16(__VA_ARGS__))
+#define gex_AM_RequestMedium0(tm, r, h, s, n, lc, f) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 0)
+#define gex_AM_RequestMedium1(tm, r, h, s, n, lc, f, ...) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gex_AM_RequestMedium2(tm, r, h, s, n, lc, f, ...) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gex_AM_RequestMedium3(tm, r, h, s, n, lc, f, ...) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gex_AM_RequestMedium4(tm, r, h, s, n, lc, f, ...) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gex_AM_RequestMedium5(tm, r, h, s, n, lc, f, ...) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gex_AM_RequestMedium6(tm, r, h, s, n, lc, f, ...) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gex_AM_RequestMedium7(tm, r, h, s, n, lc, f, ...) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gex_AM_RequestMedium8(tm, r, h, s, n, lc, f, ...) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gex_AM_RequestMedium9(tm, r, h, s, n, lc, f, ...) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gex_AM_RequestMedium10(tm, r, h, s, n, lc, f, ...) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gex_AM_RequestMedium11(tm, r, h, s, n, lc, f, ...) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gex_AM_RequestMedium12(tm, r, h, s, n, lc, f, ...) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gex_AM_RequestMedium13(tm, r, h, s, n, lc, f, ...) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gex_AM_RequestMedium14(tm, r, h, s, n, lc, f, ...) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gex_AM_RequestMedium15(tm, r, h, s, n, lc, f, ...) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gex_AM_RequestMedium16(tm, r, h, s, n, lc, f, ...) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 16 GASNETI_ARGS16(__VA_ARGS__))
 
-#define gasnet_AMRequestLongAsync0(d, h, s, n, a) gasnetc_AMRequestLongAsyncM(d, h, s, n, a, 0)
-#define gasnet_AMRequestLongAsync1(d, h, s, n, a, ...) gasnetc_AMRequestLongAsyncM(d, h, s, n, a, 1 GASNETI_ARGS1(__VA_ARGS__))
-#define gasnet_AMRequestLongAsync2(d, h, s, n, a, ...) gasnetc_AMRequestLongAsyncM(d, h, s, n, a, 2 GASNETI_ARGS2(__VA_ARGS__))
-#define gasnet_AMRequestLongAsync3(d, h, s, n, a, ...) gasnetc_AMRequestLongAsyncM(d, h, s, n, a, 3 GASNETI_ARGS3(__VA_ARGS__))
-#define gasnet_AMRequestLongAsync4(d, h, s, n, a, ...) gasnetc_AMRequestLongAsyncM(d, h, s, n, a, 4 GASNETI_ARGS4(__VA_ARGS__))
-#define gasnet_AMRequestLongAsync5(d, h, s, n, a, ...) gasnetc_AMRequestLongAsyncM(d, h, s, n, a, 5 GASNETI_ARGS5(__VA_ARGS__))
-#define gasnet_AMRequestLongAsync6(d, h, s, n, a, ...) gasnetc_AMRequestLongAsyncM(d, h, s, n, a, 6 GASNETI_ARGS6(__VA_ARGS__))
-#define gasnet_AMRequestLongAsync7(d, h, s, n, a, ...) gasnetc_AMRequestLongAsyncM(d, h, s, n, a, 7 GASNETI_ARGS7(__VA_ARGS__))
-#define gasnet_AMRequestLongAsync8(d, h, s, n, a, ...) gasnetc_AMRequestLongAsyncM(d, h, s, n, a, 8 GASNETI_ARGS8(__VA_ARGS__))
-#define gasnet_AMRequestLongAsync9(d, h, s, n, a, ...) gasnetc_AMRequestLongAsyncM(d, h, s, n, a, 9 GASNETI_ARGS9(__VA_ARGS__))
-#define gasnet_AMRequestLongAsync10(d, h, s, n, a, ...) gasnetc_AMRequestLongAsyncM(d, h, s, n, a, 10 GASNETI_ARGS10(__VA_ARGS__))
-#define gasnet_AMRequestLongAsync11(d, h, s, n, a, ...) gasnetc_AMRequestLongAsyncM(d, h, s, n, a, 11 GASNETI_ARGS11(__VA_ARGS__))
-#define gasnet_AMRequestLongAsync12(d, h, s, n, a, ...) gasnetc_AMRequestLongAsyncM(d, h, s, n, a, 12 GASNETI_ARGS12(__VA_ARGS__))
-#define gasnet_AMRequestLongAsync13(d, h, s, n, a, ...) gasnetc_AMRequestLongAsyncM(d, h, s, n, a, 13 GASNETI_ARGS13(__VA_ARGS__))
-#define gasnet_AMRequestLongAsync14(d, h, s, n, a, ...) gasnetc_AMRequestLongAsyncM(d, h, s, n, a, 14 GASNETI_ARGS14(__VA_ARGS__))
-#define gasnet_AMRequestLongAsync15(d, h, s, n, a, ...) gasnetc_AMRequestLongAsyncM(d, h, s, n, a, 15 GASNETI_ARGS15(__VA_ARGS__))
-#define gasnet_AMRequestLongAsync16(d, h, s, n, a, ...) gasnetc_AMRequestLongAsyncM(d, h, s, n, a, 16 GASNETI_ARGS16(__VA_ARGS__))
+#define gex_AM_RequestLong0(tm, r, h, s, n, d, lc, f) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 0)
+#define gex_AM_RequestLong1(tm, r, h, s, n, d, lc, f, ...) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gex_AM_RequestLong2(tm, r, h, s, n, d, lc, f, ...) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gex_AM_RequestLong3(tm, r, h, s, n, d, lc, f, ...) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gex_AM_RequestLong4(tm, r, h, s, n, d, lc, f, ...) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gex_AM_RequestLong5(tm, r, h, s, n, d, lc, f, ...) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gex_AM_RequestLong6(tm, r, h, s, n, d, lc, f, ...) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gex_AM_RequestLong7(tm, r, h, s, n, d, lc, f, ...) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gex_AM_RequestLong8(tm, r, h, s, n, d, lc, f, ...) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gex_AM_RequestLong9(tm, r, h, s, n, d, lc, f, ...) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gex_AM_RequestLong10(tm, r, h, s, n, d, lc, f, ...) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gex_AM_RequestLong11(tm, r, h, s, n, d, lc, f, ...) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gex_AM_RequestLong12(tm, r, h, s, n, d, lc, f, ...) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gex_AM_RequestLong13(tm, r, h, s, n, d, lc, f, ...) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gex_AM_RequestLong14(tm, r, h, s, n, d, lc, f, ...) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gex_AM_RequestLong15(tm, r, h, s, n, d, lc, f, ...) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gex_AM_RequestLong16(tm, r, h, s, n, d, lc, f, ...) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 16 GASNETI_ARGS16(__VA_ARGS__))
 
-#define gasnet_AMReplyShort0(t, h) gasnetc_AMReplyShortM(t, h, 0)
-#define gasnet_AMReplyShort1(t, h, ...) gasnetc_AMReplyShortM(t, h, 1 GASNETI_ARGS1(__VA_ARGS__))
-#define gasnet_AMReplyShort2(t, h, ...) gasnetc_AMReplyShortM(t, h, 2 GASNETI_ARGS2(__VA_ARGS__))
-#define gasnet_AMReplyShort3(t, h, ...) gasnetc_AMReplyShortM(t, h, 3 GASNETI_ARGS3(__VA_ARGS__))
-#define gasnet_AMReplyShort4(t, h, ...) gasnetc_AMReplyShortM(t, h, 4 GASNETI_ARGS4(__VA_ARGS__))
-#define gasnet_AMReplyShort5(t, h, ...) gasnetc_AMReplyShortM(t, h, 5 GASNETI_ARGS5(__VA_ARGS__))
-#define gasnet_AMReplyShort6(t, h, ...) gasnetc_AMReplyShortM(t, h, 6 GASNETI_ARGS6(__VA_ARGS__))
-#define gasnet_AMReplyShort7(t, h, ...) gasnetc_AMReplyShortM(t, h, 7 GASNETI_ARGS7(__VA_ARGS__))
-#define gasnet_AMReplyShort8(t, h, ...) gasnetc_AMReplyShortM(t, h, 8 GASNETI_ARGS8(__VA_ARGS__))
-#define gasnet_AMReplyShort9(t, h, ...) gasnetc_AMReplyShortM(t, h, 9 GASNETI_ARGS9(__VA_ARGS__))
-#define gasnet_AMReplyShort10(t, h, ...) gasnetc_AMReplyShortM(t, h, 10 GASNETI_ARGS10(__VA_ARGS__))
-#define gasnet_AMReplyShort11(t, h, ...) gasnetc_AMReplyShortM(t, h, 11 GASNETI_ARGS11(__VA_ARGS__))
-#define gasnet_AMReplyShort12(t, h, ...) gasnetc_AMReplyShortM(t, h, 12 GASNETI_ARGS12(__VA_ARGS__))
-#define gasnet_AMReplyShort13(t, h, ...) gasnetc_AMReplyShortM(t, h, 13 GASNETI_ARGS13(__VA_ARGS__))
-#define gasnet_AMReplyShort14(t, h, ...) gasnetc_AMReplyShortM(t, h, 14 GASNETI_ARGS14(__VA_ARGS__))
-#define gasnet_AMReplyShort15(t, h, ...) gasnetc_AMReplyShortM(t, h, 15 GASNETI_ARGS15(__VA_ARGS__))
-#define gasnet_AMReplyShort16(t, h, ...) gasnetc_AMReplyShortM(t, h, 16 GASNETI_ARGS16(__VA_ARGS__))
+#define gex_AM_ReplyShort0(t, h, f) gasnetc_AMReplyShort(t, h, f, 0)
+#define gex_AM_ReplyShort1(t, h, f, ...) gasnetc_AMReplyShort(t, h, f, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gex_AM_ReplyShort2(t, h, f, ...) gasnetc_AMReplyShort(t, h, f, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gex_AM_ReplyShort3(t, h, f, ...) gasnetc_AMReplyShort(t, h, f, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gex_AM_ReplyShort4(t, h, f, ...) gasnetc_AMReplyShort(t, h, f, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gex_AM_ReplyShort5(t, h, f, ...) gasnetc_AMReplyShort(t, h, f, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gex_AM_ReplyShort6(t, h, f, ...) gasnetc_AMReplyShort(t, h, f, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gex_AM_ReplyShort7(t, h, f, ...) gasnetc_AMReplyShort(t, h, f, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gex_AM_ReplyShort8(t, h, f, ...) gasnetc_AMReplyShort(t, h, f, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gex_AM_ReplyShort9(t, h, f, ...) gasnetc_AMReplyShort(t, h, f, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gex_AM_ReplyShort10(t, h, f, ...) gasnetc_AMReplyShort(t, h, f, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gex_AM_ReplyShort11(t, h, f, ...) gasnetc_AMReplyShort(t, h, f, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gex_AM_ReplyShort12(t, h, f, ...) gasnetc_AMReplyShort(t, h, f, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gex_AM_ReplyShort13(t, h, f, ...) gasnetc_AMReplyShort(t, h, f, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gex_AM_ReplyShort14(t, h, f, ...) gasnetc_AMReplyShort(t, h, f, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gex_AM_ReplyShort15(t, h, f, ...) gasnetc_AMReplyShort(t, h, f, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gex_AM_ReplyShort16(t, h, f, ...) gasnetc_AMReplyShort(t, h, f, 16 GASNETI_ARGS16(__VA_ARGS__))
 
-#define gasnet_AMReplyMedium0(t, h, s, n) gasnetc_AMReplyMediumM(t, h, s, n, 0)
-#define gasnet_AMReplyMedium1(t, h, s, n, ...) gasnetc_AMReplyMediumM(t, h, s, n, 1 GASNETI_ARGS1(__VA_ARGS__))
-#define gasnet_AMReplyMedium2(t, h, s, n, ...) gasnetc_AMReplyMediumM(t, h, s, n, 2 GASNETI_ARGS2(__VA_ARGS__))
-#define gasnet_AMReplyMedium3(t, h, s, n, ...) gasnetc_AMReplyMediumM(t, h, s, n, 3 GASNETI_ARGS3(__VA_ARGS__))
-#define gasnet_AMReplyMedium4(t, h, s, n, ...) gasnetc_AMReplyMediumM(t, h, s, n, 4 GASNETI_ARGS4(__VA_ARGS__))
-#define gasnet_AMReplyMedium5(t, h, s, n, ...) gasnetc_AMReplyMediumM(t, h, s, n, 5 GASNETI_ARGS5(__VA_ARGS__))
-#define gasnet_AMReplyMedium6(t, h, s, n, ...) gasnetc_AMReplyMediumM(t, h, s, n, 6 GASNETI_ARGS6(__VA_ARGS__))
-#define gasnet_AMReplyMedium7(t, h, s, n, ...) gasnetc_AMReplyMediumM(t, h, s, n, 7 GASNETI_ARGS7(__VA_ARGS__))
-#define gasnet_AMReplyMedium8(t, h, s, n, ...) gasnetc_AMReplyMediumM(t, h, s, n, 8 GASNETI_ARGS8(__VA_ARGS__))
-#define gasnet_AMReplyMedium9(t, h, s, n, ...) gasnetc_AMReplyMediumM(t, h, s, n, 9 GASNETI_ARGS9(__VA_ARGS__))
-#define gasnet_AMReplyMedium10(t, h, s, n, ...) gasnetc_AMReplyMediumM(t, h, s, n, 10 GASNETI_ARGS10(__VA_ARGS__))
-#define gasnet_AMReplyMedium11(t, h, s, n, ...) gasnetc_AMReplyMediumM(t, h, s, n, 11 GASNETI_ARGS11(__VA_ARGS__))
-#define gasnet_AMReplyMedium12(t, h, s, n, ...) gasnetc_AMReplyMediumM(t, h, s, n, 12 GASNETI_ARGS12(__VA_ARGS__))
-#define gasnet_AMReplyMedium13(t, h, s, n, ...) gasnetc_AMReplyMediumM(t, h, s, n, 13 GASNETI_ARGS13(__VA_ARGS__))
-#define gasnet_AMReplyMedium14(t, h, s, n, ...) gasnetc_AMReplyMediumM(t, h, s, n, 14 GASNETI_ARGS14(__VA_ARGS__))
-#define gasnet_AMReplyMedium15(t, h, s, n, ...) gasnetc_AMReplyMediumM(t, h, s, n, 15 GASNETI_ARGS15(__VA_ARGS__))
-#define gasnet_AMReplyMedium16(t, h, s, n, ...) gasnetc_AMReplyMediumM(t, h, s, n, 16 GASNETI_ARGS16(__VA_ARGS__))
+#define gex_AM_ReplyMedium0(t, h, s, n, lc, f) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 0)
+#define gex_AM_ReplyMedium1(t, h, s, n, lc, f, ...) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gex_AM_ReplyMedium2(t, h, s, n, lc, f, ...) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gex_AM_ReplyMedium3(t, h, s, n, lc, f, ...) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gex_AM_ReplyMedium4(t, h, s, n, lc, f, ...) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gex_AM_ReplyMedium5(t, h, s, n, lc, f, ...) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gex_AM_ReplyMedium6(t, h, s, n, lc, f, ...) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gex_AM_ReplyMedium7(t, h, s, n, lc, f, ...) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gex_AM_ReplyMedium8(t, h, s, n, lc, f, ...) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gex_AM_ReplyMedium9(t, h, s, n, lc, f, ...) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gex_AM_ReplyMedium10(t, h, s, n, lc, f, ...) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gex_AM_ReplyMedium11(t, h, s, n, lc, f, ...) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gex_AM_ReplyMedium12(t, h, s, n, lc, f, ...) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gex_AM_ReplyMedium13(t, h, s, n, lc, f, ...) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gex_AM_ReplyMedium14(t, h, s, n, lc, f, ...) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gex_AM_ReplyMedium15(t, h, s, n, lc, f, ...) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gex_AM_ReplyMedium16(t, h, s, n, lc, f, ...) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 16 GASNETI_ARGS16(__VA_ARGS__))
 
-#define gasnet_AMReplyLong0(t, h, s, n, a) gasnetc_AMReplyLongM(t, h, s, n, a, 0)
-#define gasnet_AMReplyLong1(t, h, s, n, a, ...) gasnetc_AMReplyLongM(t, h, s, n, a, 1 GASNETI_ARGS1(__VA_ARGS__))
-#define gasnet_AMReplyLong2(t, h, s, n, a, ...) gasnetc_AMReplyLongM(t, h, s, n, a, 2 GASNETI_ARGS2(__VA_ARGS__))
-#define gasnet_AMReplyLong3(t, h, s, n, a, ...) gasnetc_AMReplyLongM(t, h, s, n, a, 3 GASNETI_ARGS3(__VA_ARGS__))
-#define gasnet_AMReplyLong4(t, h, s, n, a, ...) gasnetc_AMReplyLongM(t, h, s, n, a, 4 GASNETI_ARGS4(__VA_ARGS__))
-#define gasnet_AMReplyLong5(t, h, s, n, a, ...) gasnetc_AMReplyLongM(t, h, s, n, a, 5 GASNETI_ARGS5(__VA_ARGS__))
-#define gasnet_AMReplyLong6(t, h, s, n, a, ...) gasnetc_AMReplyLongM(t, h, s, n, a, 6 GASNETI_ARGS6(__VA_ARGS__))
-#define gasnet_AMReplyLong7(t, h, s, n, a, ...) gasnetc_AMReplyLongM(t, h, s, n, a, 7 GASNETI_ARGS7(__VA_ARGS__))
-#define gasnet_AMReplyLong8(t, h, s, n, a, ...) gasnetc_AMReplyLongM(t, h, s, n, a, 8 GASNETI_ARGS8(__VA_ARGS__))
-#define gasnet_AMReplyLong9(t, h, s, n, a, ...) gasnetc_AMReplyLongM(t, h, s, n, a, 9 GASNETI_ARGS9(__VA_ARGS__))
-#define gasnet_AMReplyLong10(t, h, s, n, a, ...) gasnetc_AMReplyLongM(t, h, s, n, a, 10 GASNETI_ARGS10(__VA_ARGS__))
-#define gasnet_AMReplyLong11(t, h, s, n, a, ...) gasnetc_AMReplyLongM(t, h, s, n, a, 11 GASNETI_ARGS11(__VA_ARGS__))
-#define gasnet_AMReplyLong12(t, h, s, n, a, ...) gasnetc_AMReplyLongM(t, h, s, n, a, 12 GASNETI_ARGS12(__VA_ARGS__))
-#define gasnet_AMReplyLong13(t, h, s, n, a, ...) gasnetc_AMReplyLongM(t, h, s, n, a, 13 GASNETI_ARGS13(__VA_ARGS__))
-#define gasnet_AMReplyLong14(t, h, s, n, a, ...) gasnetc_AMReplyLongM(t, h, s, n, a, 14 GASNETI_ARGS14(__VA_ARGS__))
-#define gasnet_AMReplyLong15(t, h, s, n, a, ...) gasnetc_AMReplyLongM(t, h, s, n, a, 15 GASNETI_ARGS15(__VA_ARGS__))
-#define gasnet_AMReplyLong16(t, h, s, n, a, ...) gasnetc_AMReplyLongM(t, h, s, n, a, 16 GASNETI_ARGS16(__VA_ARGS__))
+#define gex_AM_ReplyLong0(t, h, s, n, d, lc, f) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 0)
+#define gex_AM_ReplyLong1(t, h, s, n, d, lc, f, ...) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gex_AM_ReplyLong2(t, h, s, n, d, lc, f, ...) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gex_AM_ReplyLong3(t, h, s, n, d, lc, f, ...) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gex_AM_ReplyLong4(t, h, s, n, d, lc, f, ...) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gex_AM_ReplyLong5(t, h, s, n, d, lc, f, ...) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gex_AM_ReplyLong6(t, h, s, n, d, lc, f, ...) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gex_AM_ReplyLong7(t, h, s, n, d, lc, f, ...) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gex_AM_ReplyLong8(t, h, s, n, d, lc, f, ...) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gex_AM_ReplyLong9(t, h, s, n, d, lc, f, ...) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gex_AM_ReplyLong10(t, h, s, n, d, lc, f, ...) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gex_AM_ReplyLong11(t, h, s, n, d, lc, f, ...) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gex_AM_ReplyLong12(t, h, s, n, d, lc, f, ...) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gex_AM_ReplyLong13(t, h, s, n, d, lc, f, ...) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gex_AM_ReplyLong14(t, h, s, n, d, lc, f, ...) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gex_AM_ReplyLong15(t, h, s, n, d, lc, f, ...) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gex_AM_ReplyLong16(t, h, s, n, d, lc, f, ...) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 16 GASNETI_ARGS16(__VA_ARGS__))
 
-/* Reference extension: unnumbered forms taking the argument count. */
-#define gasnet_AMRequestShort gasnetc_AMRequestShortM
-#define gasnet_AMRequestMedium gasnetc_AMRequestMediumM
-#define gasnet_AMRequestLong gasnetc_AMRequestLongM
-#define gasnet_AMRequestLongAsync gasnetc_AMRequestLongAsyncM
-#define gasnet_AMReplyShort gasnetc_AMReplyShortM
-#define gasnet_AMReplyMedium gasnetc_AMReplyMediumM
-#define gasnet_AMReplyLong gasnetc_AMReplyLongM
+#define gex_AM_CommitRequestMedium0(sd, h, n) gasnetc_AMCommitRequestMedium(sd, h, n, 0)
+#define gex_AM_CommitRequestMedium1(sd, h, n, ...) gasnetc_AMCommitRequestMedium(sd, h, n, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium2(sd, h, n, ...) gasnetc_AMCommitRequestMedium(sd, h, n, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium3(sd, h, n, ...) gasnetc_AMCommitRequestMedium(sd, h, n, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium4(sd, h, n, ...) gasnetc_AMCommitRequestMedium(sd, h, n, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium5(sd, h, n, ...) gasnetc_AMCommitRequestMedium(sd, h, n, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium6(sd, h, n, ...) gasnetc_AMCommitRequestMedium(sd, h, n, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium7(sd, h, n, ...) gasnetc_AMCommitRequestMedium(sd, h, n, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium8(sd, h, n, ...) gasnetc_AMCommitRequestMedium(sd, h, n, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium9(sd, h, n, ...) gasnetc_AMCommitRequestMedium(sd, h, n, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium10(sd, h, n, ...) gasnetc_AMCommitRequestMedium(sd, h, n, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium11(sd, h, n, ...) gasnetc_AMCommitRequestMedium(sd, h, n, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium12(sd, h, n, ...) gasnetc_AMCommitRequestMedium(sd, h, n, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium13(sd, h, n, ...) gasnetc_AMCommitRequestMedium(sd, h, n, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium14(sd, h, n, ...) gasnetc_AMCommitRequestMedium(sd, h, n, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium15(sd, h, n, ...) gasnetc_AMCommitRequestMedium(sd, h, n, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium16(sd, h, n, ...) gasnetc_AMCommitRequestMedium(sd, h, n, 16 GASNETI_ARGS16(__VA_ARGS__))
+
+#define gex_AM_CommitReplyMedium0(sd, h, n) gasnetc_AMCommitReplyMedium(sd, h, n, 0)
+#define gex_AM_CommitReplyMedium1(sd, h, n, ...) gasnetc_AMCommitReplyMedium(sd, h, n, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium2(sd, h, n, ...) gasnetc_AMCommitReplyMedium(sd, h, n, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium3(sd, h, n, ...) gasnetc_AMCommitReplyMedium(sd, h, n, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium4(sd, h, n, ...) gasnetc_AMCommitReplyMedium(sd, h, n, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium5(sd, h, n, ...) gasnetc_AMCommitReplyMedium(sd, h, n, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium6(sd, h, n, ...) gasnetc_AMCommitReplyMedium(sd, h, n, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium7(sd, h, n, ...) gasnetc_AMCommitReplyMedium(sd, h, n, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium8(sd, h, n, ...) gasnetc_AMCommitReplyMedium(sd, h, n, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium9(sd, h, n, ...) gasnetc_AMCommitReplyMedium(sd, h, n, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium10(sd, h, n, ...) gasnetc_AMCommitReplyMedium(sd, h, n, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium11(sd, h, n, ...) gasnetc_AMCommitReplyMedium(sd, h, n, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium12(sd, h, n, ...) gasnetc_AMCommitReplyMedium(sd, h, n, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium13(sd, h, n, ...) gasnetc_AMCommitReplyMedium(sd, h, n, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium14(sd, h, n, ...) gasnetc_AMCommitReplyMedium(sd, h, n, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium15(sd, h, n, ...) gasnetc_AMCommitReplyMedium(sd, h, n, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium16(sd, h, n, ...) gasnetc_AMCommitReplyMedium(sd, h, n, 16 GASNETI_ARGS16(__VA_ARGS__))
+
+#define gex_AM_CommitRequestLong0(sd, h, n, d) gasnetc_AMCommitRequestLong(sd, h, n, d, 0)
+#define gex_AM_CommitRequestLong1(sd, h, n, d, ...) gasnetc_AMCommitRequestLong(sd, h, n, d, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gex_AM_CommitRequestLong2(sd, h, n, d, ...) gasnetc_AMCommitRequestLong(sd, h, n, d, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gex_AM_CommitRequestLong3(sd, h, n, d, ...) gasnetc_AMCommitRequestLong(sd, h, n, d, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gex_AM_CommitRequestLong4(sd, h, n, d, ...) gasnetc_AMCommitRequestLong(sd, h, n, d, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gex_AM_CommitRequestLong5(sd, h, n, d, ...) gasnetc_AMCommitRequestLong(sd, h, n, d, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gex_AM_CommitRequestLong6(sd, h, n, d, ...) gasnetc_AMCommitRequestLong(sd, h, n, d, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gex_AM_CommitRequestLong7(sd, h, n, d, ...) gasnetc_AMCommitRequestLong(sd, h, n, d, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gex_AM_CommitRequestLong8(sd, h, n, d, ...) gasnetc_AMCommitRequestLong(sd, h, n, d, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gex_AM_CommitRequestLong9(sd, h, n, d, ...) gasnetc_AMCommitRequestLong(sd, h, n, d, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gex_AM_CommitRequestLong10(sd, h, n, d, ...) gasnetc_AMCommitRequestLong(sd, h, n, d, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gex_AM_CommitRequestLong11(sd, h, n, d, ...) gasnetc_AMCommitRequestLong(sd, h, n, d, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gex_AM_CommitRequestLong12(sd, h, n, d, ...) gasnetc_AMCommitRequestLong(sd, h, n, d, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gex_AM_CommitRequestLong13(sd, h, n, d, ...) gasnetc_AMCommitRequestLong(sd, h, n, d, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gex_AM_CommitRequestLong14(sd, h, n, d, ...) gasnetc_AMCommitRequestLong(sd, h, n, d, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gex_AM_CommitRequestLong15(sd, h, n, d, ...) gasnetc_AMCommitRequestLong(sd, h, n, d, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gex_AM_CommitRequestLong16(sd, h, n, d, ...) gasnetc_AMCommitRequestLong(sd, h, n, d, 16 GASNETI_ARGS16(__VA_ARGS__))
+
+#define gex_AM_CommitReplyLong0(sd, h, n, d) gasnetc_AMCommitReplyLong(sd, h, n, d, 0)
+#define gex_AM_CommitReplyLong1(sd, h, n, d, ...) gasnetc_AMCommitReplyLong(sd, h, n, d, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gex_AM_CommitReplyLong2(sd, h, n, d, ...) gasnetc_AMCommitReplyLong(sd, h, n, d, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gex_AM_CommitReplyLong3(sd, h, n, d, ...) gasnetc_AMCommitReplyLong(sd, h, n, d, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gex_AM_CommitReplyLong4(sd, h, n, d, ...) gasnetc_AMCommitReplyLong(sd, h, n, d, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gex_AM_CommitReplyLong5(sd, h, n, d, ...) gasnetc_AMCommitReplyLong(sd, h, n, d, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gex_AM_CommitReplyLong6(sd, h, n, d, ...) gasnetc_AMCommitReplyLong(sd, h, n, d, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gex_AM_CommitReplyLong7(sd, h, n, d, ...) gasnetc_AMCommitReplyLong(sd, h, n, d, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gex_AM_CommitReplyLong8(sd, h, n, d, ...) gasnetc_AMCommitReplyLong(sd, h, n, d, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gex_AM_CommitReplyLong9(sd, h, n, d, ...) gasnetc_AMCommitReplyLong(sd, h, n, d, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gex_AM_CommitReplyLong10(sd, h, n, d, ...) gasnetc_AMCommitReplyLong(sd, h, n, d, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gex_AM_CommitReplyLong11(sd, h, n, d, ...) gasnetc_AMCommitReplyLong(sd, h, n, d, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gex_AM_CommitReplyLong12(sd, h, n, d, ...) gasnetc_AMCommitReplyLong(sd, h, n, d, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gex_AM_CommitReplyLong13(sd, h, n, d, ...) gasnetc_AMCommitReplyLong(sd, h, n, d, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gex_AM_CommitReplyLong14(sd, h, n, d, ...) gasnetc_AMCommitReplyLong(sd, h, n, d, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gex_AM_CommitReplyLong15(sd, h, n, d, ...) gasnetc_AMCommitReplyLong(sd, h, n, d, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gex_AM_CommitReplyLong16(sd, h, n, d, ...) gasnetc_AMCommitReplyLong(sd, h, n, d, 16 GASNETI_ARGS16(__VA_ARGS__))
 
 #ifdef __cplusplus
 }
 #endif
 #endif
-

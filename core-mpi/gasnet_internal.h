@@ -1,6 +1,27 @@
 /* Internal declarations shared by the layers of the library: core-mpi
- * (gasnetc_), extended and barrier (gasnete_), core-native, and common
- * helpers (gasneti_). Not installed. */
+ * (gasnetc_), extended, barrier and coll (gasnete_), core-native, and
+ * common helpers (gasneti_). Not installed.
+ *
+ * OBJECTS. The EX objects are the engine; GASNet-1 is a layer over the
+ * first client's primordial ones (include/gasnet.h).
+ *   client   its name and flags, its endpoints by index, its primordial team
+ *   endpoint an index (0 = primordial; the index AM headers carry), a
+ *            handler table (the registered gex_AM_Entry_t per index, which
+ *            ammpi also knows, to reject messages that do not fit), the
+ *            bound segment
+ *   segment  base, size, owner
+ *   team     this process's member (endpoint and rank), the size, and the
+ *            members: rank -> (jobrank, endpoint index); NULL members mean
+ *            rank r is (jobrank r, peer_index): the primordial team (index
+ *            0) and the TM-pairs. The team id names it in collective
+ *            messages (coll/).
+ *   TM-pair  gex_TM_Pair(ep, i) is a team object the endpoint owns (one
+ *            per remote index, made with the endpoint): so pairs compare
+ *            equal iff made from the same arguments, cost nothing to make,
+ *            and every point-to-point path takes them unchanged.
+ * Every object starts with a magic word, checked when a handle comes in
+ * from the client, so a stale or wrong handle is a clear fatal error.
+ */
 #ifndef GASNET_INTERNAL_H
 #define GASNET_INTERNAL_H
 
@@ -9,13 +30,133 @@
 
 #include "ammpi.h"
 
+/* ---- objects */
+enum {
+    GASNETI_CLIENT_MAGIC = 0x434c4e54, GASNETI_EP_MAGIC = 0x45505054,
+    GASNETI_SEG_MAGIC = 0x5345474d, GASNETI_TM_MAGIC = 0x54454d4d
+};
+/* Client flags beyond the public ones: created by gasnet_init. */
+#define GASNETI_FLAG_LEGACY_INIT ((gex_Flags_t)1U << 31)
+
+typedef struct gasneti_client_s *gasneti_client_t;
+typedef struct gasneti_ep_s *gasneti_ep_t;
+typedef struct gasneti_segment_s *gasneti_segment_t;
+typedef struct gasneti_tm_s *gasneti_tm_t;
+
+struct gasneti_client_s {
+    uint32_t magic;
+    gex_Flags_t flags;
+    const char *name;
+    void *cdata;
+    gasneti_ep_t eps[GASNET_MAXEPS];
+    int neps;
+    gasneti_tm_t tm0;
+};
+
+struct gasneti_ep_s {
+    uint32_t magic;
+    gex_EP_Index_t index;
+    gasneti_client_t client;
+    gex_Flags_t flags;
+    gex_EP_Capabilities_t caps;
+    void *cdata;
+    gasneti_segment_t segment; /* bound segment, or NULL */
+    gex_AM_Entry_t handlers[256]; /* gex_fnptr NULL: not registered */
+    pthread_mutex_t lock;         /* registration */
+    struct gasneti_tm_s *pairs;   /* gex_TM_Pair(this, i) is &pairs[i] */
+};
+
+struct gasneti_segment_s {
+    uint32_t magic;
+    gasneti_client_t client;
+    void *addr;
+    uintptr_t size;
+    gex_Flags_t flags;
+    void *cdata;
+    gex_MK_t kind;
+    int fd;        /* GASNet-allocated host memory: its memfd, which peers map */
+    int allocated; /* by GASNet (freed at destroy) */
+    int bound;     /* to some endpoint */
+};
+
+struct gasneti_tm_s {
+    uint32_t magic;
+    gasneti_client_t client;
+    gasneti_ep_t ep;
+    gex_Rank_t rank, size;
+    gex_EP_Location_t *members; /* NULL: rank r is jobrank r, endpoint 0 */
+    gex_Flags_t flags;
+    void *cdata;
+    uint64_t id;                /* job-wide name of the team */
+    void *scratch;              /* granted by the client, or NULL */
+    size_t scratch_size;
+    struct gasnete_coll_team *coll; /* collective state (coll/) */
+    gex_EP_Index_t peer_index;  /* members NULL: every member's endpoint index */
+    int is_pair;                /* a TM-pair: ranks are jobranks, no collectives */
+    uint32_t creates;           /* gex_TM_Create/Dup calls on it (coll/tmcreate.c) */
+};
+
+/* The first client (the one GASNet-1 calls act on) and its objects. */
+extern gasneti_client_t gasneti_client;
+extern gasneti_ep_t gasneti_ep0;
+extern gasneti_segment_t gasneti_seg0;
+
+/* Handles from the client: fatal with the call named when not an object
+ * of the expected kind. */
+void gasneti_bad_handle(const char *call, const char *what, const void *handle)
+    __attribute__((__noreturn__));
+static inline gasneti_tm_t gasneti_import_tm(gex_TM_t tm, const char *call)
+{
+    if (__builtin_expect(!tm || tm->magic != GASNETI_TM_MAGIC, 0)) gasneti_bad_handle(call, "team", tm);
+    return tm;
+}
+/* A team proper: TM-pairs are refused (gex_TM_*, collectives, AD). */
+void gasneti_pair_refused(const char *call) __attribute__((__noreturn__));
+static inline gasneti_tm_t gasneti_import_team(gex_TM_t tm, const char *call)
+{
+    gasneti_tm_t t = gasneti_import_tm(tm, call);
+    if (__builtin_expect(t->is_pair, 0)) gasneti_pair_refused(call);
+    return t;
+}
+static inline gasneti_ep_t gasneti_import_ep(gex_EP_t ep, const char *call)
+{
+    if (__builtin_expect(!ep || ep->magic != GASNETI_EP_MAGIC, 0)) gasneti_bad_handle(call, "endpoint", ep);
+    return ep;
+}
+
+/* The member at rank of tm (rank < tm->size). */
+static inline gex_EP_Location_t gasneti_tm_member(gasneti_tm_t tm, gex_Rank_t rank)
+{
+    if (tm->members) return tm->members[rank];
+    gex_EP_Location_t loc = {rank, tm->peer_index};
+    return loc;
+}
+/* Fatal unless rank names a member of tm. */
+void gasneti_check_rank(gasneti_tm_t tm, gex_Rank_t rank, const char *call);
+static inline gex_EP_Location_t gasneti_tm_peer(gasneti_tm_t tm, gex_Rank_t rank, const char *call)
+{
+    if (__builtin_expect(rank >= tm->size, 0)) gasneti_check_rank(tm, rank, call);
+    return gasneti_tm_member(tm, rank);
+}
+
+/* Creates the primordial objects of a client (core objects.c). */
+gasneti_client_t gasneti_client_create(const char *name, gex_Flags_t flags);
+/* Registers the library's own handlers (gasnete_handlers and friends) on
+ * an endpoint; every endpoint gets them. */
+void gasneti_register_internal(gasneti_ep_t ep);
+/* A team object over the given members (copied; NULL: the identity). */
+gasneti_tm_t gasneti_tm_create(gasneti_client_t client, gasneti_ep_t ep, gex_Rank_t rank,
+                               gex_Rank_t size, const gex_EP_Location_t *members, uint64_t id);
+void gasneti_tm_free(gasneti_tm_t tm);
+
 /* ---- job state (core.c) */
 extern ammpi_ep_t *gasnetc_ep;
 extern MPI_Comm gasnetc_comm;  /* GASNet's own dup of MPI_COMM_WORLD */
-extern int gasneti_init_done;  /* gasnet_init succeeded */
-extern int gasneti_attach_done; /* gasnet_attach succeeded */
-extern gasnet_seginfo_t *gasneti_seginfo;   /* every node's segment */
-extern gasnet_nodeinfo_t *gasneti_nodeinfo; /* every node's host grouping */
+extern int gasneti_init_done;  /* the job is up (a client exists) */
+extern int gasneti_attach_done; /* the primordial segment is attached (RMA backends up) */
+extern gasnet_seginfo_t *gasneti_seginfo;   /* every node's primordial segment */
+extern gasnet_nodeinfo_t *gasneti_nodeinfo; /* every node's host and neighbourhood */
+extern gex_Rank_t gasneti_nbrhds, gasneti_hosts; /* how many of each */
 extern int gasneti_wait_mode;
 
 /* Prints "*** FATAL ERROR: node N of M: ..." and aborts the whole job. */
@@ -32,24 +173,42 @@ int64_t gasneti_getenv_size(const char *key, int64_t dflt); /* accepts 16K, 2M..
 int gasneti_getenv_yesno(const char *key, int dflt);
 const char *gasneti_getenv_str(const char *key, const char *dflt);
 
-/* ---- handlers. Core: 1..63, extended and barriers: 64..127, client:
- * 128..255. Each layer lists its handlers in a table ended by index 0. */
+/* ---- handlers. Core: 1..63, extended, barriers and collectives: 64..127,
+ * client: 128..255. Each layer lists its handlers in a table ended by
+ * index 0; nargs -1 means any count. */
 typedef struct {
     int index;
     ammpi_handler_fn fn;
+    unsigned accepts; /* AMMPI_SHORT.. | AMMPI_REQUEST/REPLY */
+    int nargs;
 } gasneti_handler_t;
 extern const gasneti_handler_t gasnete_handlers[];
 extern const gasneti_handler_t gasnete_barrier_handlers[];
+extern const gasneti_handler_t gasnete_coll_handlers[];
+extern const gasneti_handler_t gasnete_ad_handlers[];
+extern const gasneti_handler_t gasnete_vis_handlers[];
+extern const gasneti_handler_t gasnete_segq_handlers[];
+extern const gasneti_handler_t gasnete_pack_handlers[];
 
-/* ---- layer start-up, called at the end of gasnet_attach on every node */
-void gasnete_init(void);
-void gasnete_barrier_init(void);
+/* ---- layer start-up */
+void gasnete_init(void);            /* at client creation, every node */
+void gasnete_barrier_init(void);    /* at client creation (collective) */
+void gasnete_barrier_attach(void);  /* at segment attach (collective): SHM if possible */
+void gasnete_coll_init(void);       /* at client creation */
+void gasnete_vis_init(void);        /* at client creation */
+/* Sends the calling thread's batch of packed puts and gets (extended/pack.c),
+ * if it has one: before it polls, tests, sends another AM or exits. */
+void gasnete_pack_flush(void);
+void gasnete_pack_flush_exit(void); /* gasnet_exit: only if it can go without waiting */
+/* Turns packing on or off at run time (benchmarks compare the two in one
+ * job); the calling thread's batch is sent first. */
+void gasnete_pack_enable(int on);
 
-/* ---- barrier progress, run by every poll (barrier.c) */
-void gasnete_barrier_progress(void);
-
-/* ---- polling (am.c) */
-int gasneti_poll(void); /* one poll; also services exit requests */
+/* ---- progress: every poll runs the registered hooks (barrier,
+ * collectives, RMA backends) after the network's messages. */
+typedef void (*gasneti_progress_fn)(void);
+void gasneti_progress_register(gasneti_progress_fn fn);
+int gasneti_poll(void);            /* one poll; also services exit requests */
 void gasneti_poll_wait(int *idle); /* one iteration of a wait loop */
 
 /* ---- exit (exit.c) */
@@ -57,15 +216,23 @@ void gasneti_poll_wait(int *idle); /* one iteration of a wait loop */
  * exit() from there when the job aborts, and the exit hook must then leave
  * MPI alone. */
 extern __thread int gasnetc_in_mpi;
-void gasnetc_exit_init(void);       /* at gasnet_init: exit channel, on_exit */
+void gasnetc_exit_init(void);       /* at init: exit channel, on_exit */
 extern int gasnetc_exit_requested; /* a peer asked this node to exit (atomic) */
 void gasnetc_exit_now(void) __attribute__((__noreturn__));
 void gasnetc_exit_poll(void);       /* after each poll: serve exit notices */
+/* Checks an exit notice of `words` 64-bit words (MSG_EXIT, code, origin,
+ * count) from a node that had (heard_before) or had not sent one yet, in
+ * a job of `nodes`: NULL if it is well formed, else what is wrong. */
+const char *gasnetc_exit_notice_error(const int64_t *msg, int words, long nodes, int heard_before);
 
 /* ---- progress thread (progress.c) */
 int gasnetc_progress_thread_wanted(void); /* GASNET_PROGRESS_THREAD, read early */
-void gasnetc_progress_start(void);        /* end of gasnet_attach */
+void gasnetc_progress_start(void);        /* when the client may communicate */
 void gasnetc_progress_stop(void);
+/* Keeps the progress thread out of MPI while a caller makes MPI calls of
+ * its own (collectives at attach), which MPI_THREAD_SERIALIZED requires. */
+void gasnetc_progress_hold(void);
+void gasnetc_progress_release(void);
 
 /* ---- debug-build checks of the handler, NIS and HSL rules (hsl.c). In
  * optimised builds they compile to nothing. */
@@ -82,19 +249,68 @@ void gasneti_handler_leave(ammpi_token_t tok, int is_request);
 #endif
 int gasneti_hsls_held(void); /* by the calling thread (debug builds: exact) */
 
-/* Fatal unless the library is attached: every call that needs it. */
+/* Fatal unless the job is up: every call that needs it. */
+#define GASNETI_CHECK_INIT(call)                                                 \
+    do {                                                                          \
+        if (__builtin_expect(!gasneti_init_done, 0))                              \
+            gasneti_fatalerror("%s called before gex_Client_Init or gasnet_init", call); \
+    } while (0)
+/* Fatal unless communication may start: after gex_Client_Init, or after
+ * gasnet_attach for a client started by gasnet_init. */
+#define GASNETI_CHECK_READY(call)                                                 \
+    do {                                                                          \
+        GASNETI_CHECK_INIT(call);                                                 \
+        if (__builtin_expect((gasneti_client->flags & GASNETI_FLAG_LEGACY_INIT) && \
+                             !gasneti_attach_done, 0))                            \
+            gasneti_fatalerror("%s called before a successful gasnet_attach", call); \
+    } while (0)
+/* GASNet-1 calls that need gasnet_attach (after gasnet_init). */
 #define GASNETI_CHECK_ATTACHED(call)                                              \
     do {                                                                          \
         if (__builtin_expect(!gasneti_attach_done, 0))                            \
             gasneti_fatalerror("%s called before a successful gasnet_attach", call); \
     } while (0)
 
-/* Whether [addr, addr+n) lies in node's segment. */
+/* What is known here of each endpoint's bound segment (segment.c):
+ * gasneti_epsegs[index][jobrank], a row allocated at the index's first
+ * use; size 0: none known. */
+typedef struct {
+    gasnet_seginfo_t info; /* in the owner's address space */
+    uintptr_t offset;      /* map != NULL: add to an owner address to reach it here */
+    void *map;             /* our mapping of a neighbour's GASNet-allocated segment */
+} gasneti_epseg_t;
+extern gasneti_epseg_t *gasneti_epsegs[GASNET_MAXEPS];
+/* Records (or clears, size 0) the segment of loc; a neighbour's
+ * GASNet-allocated one (fd >= 0 in process pid) is mapped here if it can be. */
+void gasneti_epseg_set(gex_EP_Location_t loc, void *addr, uintptr_t size, int pid, int fd);
+/* Where addr of loc's bound segment is reached here by a plain copy (this
+ * process, or a neighbour's segment mapped here while the shm path is on),
+ * or NULL. Not for index 0 of a neighbour (the shm backend has those). */
+void *gasneti_peer_local(gex_EP_Location_t loc, const void *addr);
+
+/* The bound segment of endpoint ep_index of jobrank, or NULL when it has
+ * none (or nothing is known of it here). */
+static inline const gasnet_seginfo_t *gasneti_peer_segment(gex_EP_Location_t loc)
+{
+    if (loc.gex_ep_index == 0 && gasneti_seginfo && gasneti_seginfo[loc.gex_rank].size)
+        return &gasneti_seginfo[loc.gex_rank];
+    const gasneti_epseg_t *r = __atomic_load_n(&gasneti_epsegs[loc.gex_ep_index], __ATOMIC_ACQUIRE);
+    return r && r[loc.gex_rank].info.size ? &r[loc.gex_rank].info : NULL;
+}
+
+/* Whether [addr, addr+n) lies in the segment s (NULL: none). */
+static inline int gasneti_in_seginfo(const gasnet_seginfo_t *s, const void *addr, size_t n)
+{
+    if (!s) return 0;
+    uintptr_t base = (uintptr_t)s->addr, a = (uintptr_t)addr, size = s->size;
+    return a >= base && a - base <= size && n <= size - (a - base);
+}
+
+/* Whether [addr, addr+n) lies in node's primordial segment. */
 static inline int gasneti_in_segment(gasnet_node_t node, const void *addr, size_t n)
 {
-    uintptr_t base = (uintptr_t)gasneti_seginfo[node].addr, a = (uintptr_t)addr;
-    uintptr_t size = gasneti_seginfo[node].size;
-    return a >= base && a - base <= size && n <= size - (a - base);
+    gex_EP_Location_t loc = {node, 0};
+    return gasneti_in_seginfo(gasneti_peer_segment(loc), addr, n);
 }
 
 #endif

@@ -35,29 +35,31 @@ static void check_initialised(gasnet_hsl_t *hsl, const char *call)
 #endif
 }
 
-void gasnet_hsl_init(gasnet_hsl_t *hsl)
+/* gex_HSL_* and gasnet_hsl_* are one implementation; each names itself
+ * in its messages. */
+static void hsl_init(gasnet_hsl_t *hsl, const char *call)
 {
-    if (!hsl) gasneti_fatalerror("gasnet_hsl_init: NULL HSL");
+    if (!hsl) gasneti_fatalerror("%s: NULL HSL", call);
 #ifdef GASNET_DEBUG
     if (hsl->magic == GASNETI_HSL_MAGIC)
-        gasneti_fatalerror("gasnet_hsl_init(%p): the HSL is already initialised", (void *)hsl);
+        gasneti_fatalerror("%s(%p): the HSL is already initialised", call, (void *)hsl);
 #endif
     if (pthread_mutex_init(&hsl->lock, NULL) != 0)
-        gasneti_fatalerror("gasnet_hsl_init(%p): pthread_mutex_init failed", (void *)hsl);
+        gasneti_fatalerror("%s(%p): pthread_mutex_init failed", call, (void *)hsl);
     hsl->magic = GASNETI_HSL_MAGIC;
     hsl->owner = NULL;
     hsl->next = NULL;
 }
 
-void gasnet_hsl_destroy(gasnet_hsl_t *hsl)
+static void hsl_destroy(gasnet_hsl_t *hsl, const char *call)
 {
-    check_initialised(hsl, "gasnet_hsl_destroy");
+    check_initialised(hsl, call);
 #ifdef GASNET_DEBUG
-    if (hsl->owner) gasneti_fatalerror("gasnet_hsl_destroy(%p): the HSL is locked", (void *)hsl);
+    if (hsl->owner) gasneti_fatalerror("%s(%p): the HSL is locked", call, (void *)hsl);
 #endif
     int rc = pthread_mutex_destroy(&hsl->lock);
     if (rc != 0)
-        gasneti_fatalerror("gasnet_hsl_destroy(%p): %s", (void *)hsl,
+        gasneti_fatalerror("%s(%p): %s", call, (void *)hsl,
                            rc == EBUSY ? "the HSL is locked" : "pthread_mutex_destroy failed");
     hsl->magic = 0;
 }
@@ -72,12 +74,12 @@ static void note_locked(gasnet_hsl_t *hsl)
 }
 #endif
 
-void gasnet_hsl_lock(gasnet_hsl_t *hsl)
+static void hsl_lock(gasnet_hsl_t *hsl, const char *call)
 {
-    check_initialised(hsl, "gasnet_hsl_lock");
+    check_initialised(hsl, call);
 #ifdef GASNET_DEBUG
     if (hsl->owner == SELF)
-        gasneti_fatalerror("gasnet_hsl_lock(%p): recursive locking of an HSL this thread holds",
+        gasneti_fatalerror("%s(%p): recursive locking of an HSL this thread holds", call,
                            (void *)hsl);
 #endif
     pthread_mutex_lock(&hsl->lock);
@@ -86,13 +88,13 @@ void gasnet_hsl_lock(gasnet_hsl_t *hsl)
 #endif
 }
 
-int gasnet_hsl_trylock(gasnet_hsl_t *hsl)
+static int hsl_trylock(gasnet_hsl_t *hsl, const char *call)
 {
-    check_initialised(hsl, "gasnet_hsl_trylock");
+    check_initialised(hsl, call);
 #ifdef GASNET_DEBUG
     if (hsl->owner == SELF)
-        gasneti_fatalerror("gasnet_hsl_trylock(%p): recursive locking of an HSL this thread "
-                           "holds", (void *)hsl);
+        gasneti_fatalerror("%s(%p): recursive locking of an HSL this thread holds", call,
+                           (void *)hsl);
 #endif
     if (pthread_mutex_trylock(&hsl->lock) != 0) return GASNET_ERR_NOT_READY;
 #ifdef GASNET_DEBUG
@@ -101,16 +103,15 @@ int gasnet_hsl_trylock(gasnet_hsl_t *hsl)
     return GASNET_OK;
 }
 
-void gasnet_hsl_unlock(gasnet_hsl_t *hsl)
+static void hsl_unlock(gasnet_hsl_t *hsl, const char *call)
 {
-    check_initialised(hsl, "gasnet_hsl_unlock");
+    check_initialised(hsl, call);
 #ifdef GASNET_DEBUG
     if (hsl->owner != SELF)
-        gasneti_fatalerror("gasnet_hsl_unlock(%p): this thread does not hold the HSL",
-                           (void *)hsl);
+        gasneti_fatalerror("%s(%p): this thread does not hold the HSL", call, (void *)hsl);
     if (ts.top != hsl)
-        gasneti_fatalerror("gasnet_hsl_unlock(%p): out-of-order unlock; HSL %p was locked "
-                           "after it and must be unlocked first", (void *)hsl, (void *)ts.top);
+        gasneti_fatalerror("%s(%p): out-of-order unlock; HSL %p was locked after it and must be "
+                           "unlocked first", call, (void *)hsl, (void *)ts.top);
     ts.top = hsl->next;
     ts.hsls--;
     hsl->owner = NULL;
@@ -118,6 +119,17 @@ void gasnet_hsl_unlock(gasnet_hsl_t *hsl)
 #endif
     pthread_mutex_unlock(&hsl->lock);
 }
+
+void gex_HSL_Init(gex_HSL_t *hsl) { hsl_init(hsl, "gex_HSL_Init"); }
+void gex_HSL_Destroy(gex_HSL_t *hsl) { hsl_destroy(hsl, "gex_HSL_Destroy"); }
+void gex_HSL_Lock(gex_HSL_t *hsl) { hsl_lock(hsl, "gex_HSL_Lock"); }
+int gex_HSL_Trylock(gex_HSL_t *hsl) { return hsl_trylock(hsl, "gex_HSL_Trylock"); }
+void gex_HSL_Unlock(gex_HSL_t *hsl) { hsl_unlock(hsl, "gex_HSL_Unlock"); }
+void gasnet_hsl_init(gasnet_hsl_t *hsl) { hsl_init(hsl, "gasnet_hsl_init"); }
+void gasnet_hsl_destroy(gasnet_hsl_t *hsl) { hsl_destroy(hsl, "gasnet_hsl_destroy"); }
+void gasnet_hsl_lock(gasnet_hsl_t *hsl) { hsl_lock(hsl, "gasnet_hsl_lock"); }
+int gasnet_hsl_trylock(gasnet_hsl_t *hsl) { return hsl_trylock(hsl, "gasnet_hsl_trylock"); }
+void gasnet_hsl_unlock(gasnet_hsl_t *hsl) { hsl_unlock(hsl, "gasnet_hsl_unlock"); }
 
 /* Inside handlers and under an HSL, hold and resume are ignored (the spec
  * puts those in an implicit section). */

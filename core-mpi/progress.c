@@ -21,6 +21,7 @@
 
 static pthread_t thread;
 static int running;
+static pthread_mutex_t gate = PTHREAD_MUTEX_INITIALIZER; /* held by the thread while it polls */
 static long sleep_max_us;
 
 int gasnetc_progress_thread_wanted(void)
@@ -37,10 +38,12 @@ static void *progress_main(void *arg)
     int idle = 0;
     const ammpi_config_t *cfg = ammpi_config(gasnetc_ep);
     while (__atomic_load_n(&running, __ATOMIC_ACQUIRE)) {
+        pthread_mutex_lock(&gate);
         gasnetc_in_mpi++;
         int handled = ammpi_poll_count(gasnetc_ep);
         gasneti_rma_poll();
         gasnetc_in_mpi--;
+        pthread_mutex_unlock(&gate);
         gasnetc_exit_poll();
         if (handled > 0) {
             idle = 0;
@@ -74,4 +77,14 @@ void gasnetc_progress_stop(void)
     if (!__atomic_load_n(&running, __ATOMIC_ACQUIRE)) return;
     __atomic_store_n(&running, 0, __ATOMIC_RELEASE);
     pthread_join(thread, NULL);
+}
+
+void gasnetc_progress_hold(void)
+{
+    pthread_mutex_lock(&gate);
+}
+
+void gasnetc_progress_release(void)
+{
+    pthread_mutex_unlock(&gate);
 }

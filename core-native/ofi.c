@@ -95,11 +95,13 @@
  * none), shm (4096, 1024, FI_MR_VIRT_ADDR), udp;ofi_rxd (1256, 1024, none);
  * max_msg_size is about 2^64 for all, so nothing is split in practice. All
  * pass the extended-API tests. shm, though, creates a 16 MB region in
- * /dev/shm per endpoint that only fi_close (or libfabric's exit-time
- * destructor) unlinks, and GASNet ends its processes with _exit: every job
- * that does not end with the client's MPI_Finalize (which runs detach)
- * leaves the regions behind, and a later process with a recycled pid then
- * fails in fi_enable (EBUSY).
+ * /dev/shm per endpoint (named after its address, fi_shm://NAME) that only
+ * fi_close (or libfabric's exit-time destructor) unlinks, while GASNet
+ * ends its processes with _exit and a killed node runs nothing: a region
+ * left behind also makes a later process with a recycled pid fail in
+ * fi_enable (EBUSY). So attach unlinks the name as soon as every node has
+ * inserted every other into its address vector, which maps the peers'
+ * regions (libfabric 1.17): the memory lives on in the mappings.
  *
  * MEMORY per node: the op pool (at most 4096 records of 48 bytes), the
  * bounce buffers (NBOUNCE x BOUNCE_SIZE = 2 MiB), 16 bytes per node (AV
@@ -114,6 +116,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <rdma/fabric.h>
@@ -337,6 +340,18 @@ static void init_pools(void)
     ofi.inflight = 0;
 }
 
+/* shm provider: this node's region is /dev/shm/NAME for address
+ * fi_shm://NAME (see PROVIDERS above). */
+static void unlink_shm_region(const char *addr, size_t len)
+{
+    static const char scheme[] = "fi_shm://";
+    size_t skip = sizeof scheme - 1;
+    char name[256];
+    if (len <= skip || len - skip >= sizeof name - 1 || memcmp(addr, scheme, skip)) return;
+    snprintf(name, sizeof name, "/%.*s", (int)(len - skip), addr + skip);
+    shm_unlink(name);
+}
+
 static int ofi_attach(unsigned char *reach, char *why, size_t whylen)
 {
     gasnet_node_t me = gasneti_mynode, nodes = gasneti_nodes;
@@ -383,6 +398,8 @@ static int ofi_attach(unsigned char *reach, char *why, size_t whylen)
         }
     }
     MPI_Alltoall(usable, 1, MPI_BYTE, theirs, 1, MPI_BYTE, gasnetc_comm);
+    /* every node has inserted this one: its region's name is needed no more */
+    if (ok && !strcmp(c->prov, "shm")) unlink_shm_region(mine + sizeof(card_t), mylen);
     int served = 0;
     for (gasnet_node_t p = 0; p < nodes; p++) {
         reach[p] = usable[p] && theirs[p];

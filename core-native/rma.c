@@ -15,6 +15,11 @@
 #include <strings.h>
 
 const gasneti_rma_t **gasneti_rma_for;
+gasneti_pshm_t *gasneti_pshm;
+/* While gasneti_rma_force_am is on: the backends chosen at attach, and the
+ * fast path's table. */
+static const gasneti_rma_t **chosen;
+static gasneti_pshm_t *chosen_pshm;
 static const gasneti_rma_t *active[4];
 static int nactive;
 
@@ -51,6 +56,19 @@ static void report(const char *name, int served, const char *why, int named)
                 served, served == 1 ? "" : "s");
     else
         fprintf(stderr, "GASNet node %u: RMA backend %s not used: %s\n", gasneti_mynode, name, why);
+}
+
+/* The header's on-node fast path (gasnet_extended.h): this process's
+ * segment and those the shm backend mapped. */
+static void publish_fast_path(void)
+{
+    gasneti_pshm_t *table = calloc(gasneti_nodes, sizeof *table);
+    if (!table) gasneti_fatalerror("gasnet_attach: out of memory");
+    for (gasnet_node_t p = 0; p < gasneti_nodes; p++)
+        if (p == gasneti_mynode || gasneti_rma_for[p] == &gasneti_rma_shm)
+            table[p] = (gasneti_pshm_t){(uintptr_t)gasneti_seginfo[p].addr, gasneti_seginfo[p].size,
+                                        p == gasneti_mynode ? 0 : gasneti_nodeinfo[p].offset};
+    gasneti_pshm = table;
 }
 
 void gasneti_rma_attach(void)
@@ -92,6 +110,7 @@ void gasneti_rma_attach(void)
                                "%d of %u peers: %s", want, served, gasneti_nodes - 1, why);
     }
     free(reach);
+    publish_fast_path();
 }
 
 void gasneti_rma_poll(void)
@@ -102,6 +121,35 @@ void gasneti_rma_poll(void)
 
 void gasneti_rma_detach(void)
 {
+    gasneti_rma_force_am(0);
+    gasneti_pshm_t *table = gasneti_pshm;
+    gasneti_pshm = NULL;
+    free(table);
     for (int i = nactive - 1; i >= 0; i--) active[i]->detach();
     nactive = 0;
+}
+
+/* Forced, the library's dispatch and the header's fast path see what
+ * GASNET_RMA=am gives them: no backend, and a table mapping this process
+ * alone. */
+void gasneti_rma_force_am(int on)
+{
+    size_t bytes = gasneti_nodes * sizeof *gasneti_rma_for;
+    if (on && !chosen) {
+        gasneti_pshm_t *self = calloc(gasneti_nodes, sizeof *self);
+        if (!(chosen = malloc(bytes)) || !self)
+            gasneti_fatalerror("gasneti_rma_force_am: out of memory");
+        memcpy(chosen, gasneti_rma_for, bytes);
+        memset(gasneti_rma_for, 0, bytes);
+        if (gasneti_pshm) self[gasneti_mynode] = gasneti_pshm[gasneti_mynode];
+        chosen_pshm = gasneti_pshm;
+        gasneti_pshm = self;
+    } else if (!on && chosen) {
+        memcpy(gasneti_rma_for, chosen, bytes);
+        free(chosen);
+        chosen = NULL;
+        free(gasneti_pshm);
+        gasneti_pshm = chosen_pshm;
+        chosen_pshm = NULL;
+    }
 }

@@ -61,6 +61,16 @@ void gasneti_rma_attach(void);
 void gasneti_rma_detach(void);
 void gasneti_rma_poll(void);
 
+/* Benchmark hook (bench/, not for clients): on = 1 sends every peer's
+ * puts, gets and memsets through the AM path, as GASNET_RMA=am would (no
+ * backend in gasneti_rma_for, and a fast-path table, gasneti_pshm, that
+ * maps this process alone); on = 0 restores the attach-time choice. So
+ * one job can time both paths in turn. Call only with no RMA operation in
+ * flight on any node (after the syncs and a barrier), on every node
+ * alike. Any other dispatch added later must honour it (bench/layers.h
+ * checks that a put over the AM path waits for its target to poll). */
+void gasneti_rma_force_am(int on);
+
 /* The backends this build may have (core-native/shm.c, ofi.c, verbs.c). */
 extern const gasneti_rma_t gasneti_rma_shm;
 #ifdef GASNETI_HAVE_OFI
@@ -69,6 +79,10 @@ extern const gasneti_rma_t gasneti_rma_ofi;
 #ifdef GASNETI_HAVE_VERBS
 extern const gasneti_rma_t gasneti_rma_verbs;
 #endif
+
+/* AMs through shared memory between neighbours (shmam.c): collective at
+ * start-up, after the endpoint is open. */
+void gasneti_shmam_init(void);
 
 /* What the shm backend found at attach: how many nodes share memory with
  * this one (itself included; 0 if the backend did not run) and this node's

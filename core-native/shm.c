@@ -14,8 +14,9 @@
  * does after it returns (release fence); a get sees every store another
  * node made before its last synchronisation with this one (acquire fence).
  *
- * GASNET_SUPERNODE_MAXSIZE limits how many nodes of a host share memory
- * (1: none, to run the remote paths on one machine).
+ * Which nodes share memory is decided at start-up (core-mpi/core.c: the
+ * neighbourhood, limited by GASNET_SUPERNODE_MAXSIZE; 1: none, to run the
+ * remote paths on one machine).
  */
 #include "rma.h"
 
@@ -74,14 +75,9 @@ static int give_up(void);
 
 static int shm_attach(unsigned char *reach, char *why, size_t whylen)
 {
-    int me = (int)gasneti_mynode, host_rank, maxsize;
-    MPI_Comm host;
-    MPI_Comm_split_type(gasnetc_comm, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, &host);
-    MPI_Comm_rank(host, &host_rank);
-    maxsize = (int)gasneti_getenv_int("GASNET_SUPERNODE_MAXSIZE", 0);
-    if (maxsize < 0) gasneti_fatalerror("GASNET_SUPERNODE_MAXSIZE=%d: use 0 (no limit) or more", maxsize);
-    MPI_Comm_split(host, maxsize ? host_rank / maxsize : 0, host_rank, &local_comm);
-    MPI_Comm_free(&host);
+    int me = (int)gasneti_mynode;
+    /* the neighbourhood core.c found at start-up */
+    MPI_Comm_split(gasnetc_comm, (int)gasneti_nodeinfo[me].supernode, me, &local_comm);
     MPI_Comm_size(local_comm, &nlocal);
     MPI_Comm_rank(local_comm, &local_rank);
     offset = calloc(gasneti_nodes, sizeof *offset);
@@ -89,12 +85,6 @@ static int shm_attach(unsigned char *reach, char *why, size_t whylen)
     local_nodes = calloc((size_t)nlocal, sizeof *local_nodes);
     if (!offset || !mapped || !local_nodes) gasneti_fatalerror("shm: out of memory");
     MPI_Allgather(&me, 1, MPI_INT, local_nodes, 1, MPI_INT, local_comm);
-    /* every node learns every node's shared-memory group: its first node */
-    int group = (int)local_nodes[0], *groups = malloc(gasneti_nodes * sizeof *groups);
-    if (!groups) gasneti_fatalerror("shm: out of memory");
-    MPI_Allgather(&group, 1, MPI_INT, groups, 1, MPI_INT, gasnetc_comm);
-    for (gasnet_node_t p = 0; p < gasneti_nodes; p++) gasneti_nodeinfo[p].supernode = (gasnet_node_t)groups[p];
-    free(groups);
     if (nlocal == 1) {
         snprintf(why, whylen, "no other node shares memory with node %d", me);
         return give_up();

@@ -1,74 +1,180 @@
-/* gasnet_extended.h: the GASNet-1 extended API (spec 7) and barriers
- * (spec 8). Included by gasnet.h; not for direct inclusion. Every error in
- * these calls is fatal, with a message naming the node, the call and the
- * bad value. */
+/* gasnet_extended.h: the GASNet-EX extended API of the MPI conduit: RMA
+ * (§9), events (§10), implicit-event operations and access regions (§11),
+ * the team barrier (§12.2) and the GASNet-1 barriers EX keeps (§7.3).
+ * Included by gasnetex.h; not for direct inclusion.
+ */
 #ifndef _GASNET_EXTENDED_H
 #define _GASNET_EXTENDED_H
 
-#ifndef _GASNET_H
-#error "include gasnet.h, not gasnet_extended.h"
+#ifndef _GASNETEX_H
+#error "include gasnetex.h or gasnet.h, not gasnet_extended.h"
 #endif
+
+#include <string.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* ---- blocking (7.2) */
-void gasnet_get(void *dest, gasnet_node_t node, void *src, size_t nbytes);
-void gasnet_put(gasnet_node_t node, void *dest, void *src, size_t nbytes);
-void gasnet_get_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes);
-void gasnet_put_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes);
-void gasnet_memset(gasnet_node_t node, void *dest, int val, size_t nbytes);
+/* ---- the on-node fast path. A put or get on the primordial team to a
+ * process whose segment is mapped here (this one, or a neighbour through
+ * the shm backend) is a copy, decided in the caller in a few
+ * instructions; anything else, and every case a check would refuse, goes
+ * to the library's call (gasnete_RMA_*), which checks everything. Debug
+ * builds always take the library's call, whose checks are then complete
+ * (restricted context, NULL addresses...). gasneti_pshm is indexed by
+ * jobrank: the peer's segment and the offset that maps it here; size 0
+ * where it is not mapped. */
+typedef struct {
+    uintptr_t base, size, offset;
+} gasneti_pshm_t;
+extern gasneti_pshm_t *gasneti_pshm; /* NULL until a segment is attached */
+/* Device ranges registered in this process (memkind/): while there are
+ * any, a local buffer may be device memory, which only the library's call
+ * (which looks it up) may touch, so the fast path steps aside. */
+extern int gasneti_mk_nranges;
+extern gex_TM_t gasneti_tm0;
+#ifdef GASNET_DEBUG
+#define GASNETI_FAST_PATHS 0
+#else
+#define GASNETI_FAST_PATHS 1
+#endif
+/* Flags the fast path may ignore (the rest go to the library's checks). */
+#define GASNETI_FAST_FLAGS (GEX_FLAG_IMMEDIATE | GEX_FLAG_SELF_SEG_UNKNOWN | GEX_FLAG_SELF_SEG_SOME | \
+                            GEX_FLAG_SELF_SEG_BOUND | GEX_FLAG_PEER_SEG_UNKNOWN |                      \
+                            GEX_FLAG_PEER_SEG_SOME | GEX_FLAG_PEER_SEG_BOUND)
 
-/* ---- explicit handle (7.4, 7.5) */
-gasnet_handle_t gasnet_get_nb(void *dest, gasnet_node_t node, void *src, size_t nbytes);
-gasnet_handle_t gasnet_put_nb(gasnet_node_t node, void *dest, void *src, size_t nbytes);
-gasnet_handle_t gasnet_get_nb_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes);
-gasnet_handle_t gasnet_put_nb_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes);
-gasnet_handle_t gasnet_memset_nb(gasnet_node_t node, void *dest, int val, size_t nbytes);
+/* Where [raddr, raddr+n) of rank's segment lies in this process, or NULL
+ * when the fast path does not apply. */
+static inline void *gasneti_pshm_addr(gex_TM_t tm, gex_Rank_t rank, const void *raddr, size_t n,
+                                      const void *laddr, gex_Flags_t flags)
+{
+    if (!GASNETI_FAST_PATHS || tm != gasneti_tm0 || !gasneti_pshm || rank >= gasneti_nodes ||
+        !laddr || (flags & ~GASNETI_FAST_FLAGS) || __atomic_load_n(&gasneti_mk_nranges, __ATOMIC_RELAXED))
+        return NULL;
+    const gasneti_pshm_t *p = &gasneti_pshm[rank];
+    uintptr_t off = (uintptr_t)raddr - p->base;
+    if (off >= p->size || n > p->size - off) return NULL;
+    return (char *)raddr + p->offset;
+}
 
-void gasnet_wait_syncnb(gasnet_handle_t handle);
-int gasnet_try_syncnb(gasnet_handle_t handle);
-void gasnet_wait_syncnb_all(gasnet_handle_t *handles, size_t numhandles);
-int gasnet_try_syncnb_all(gasnet_handle_t *handles, size_t numhandles);
-void gasnet_wait_syncnb_some(gasnet_handle_t *handles, size_t numhandles);
-int gasnet_try_syncnb_some(gasnet_handle_t *handles, size_t numhandles);
-int gasnet_try_syncnb_nopoll(gasnet_handle_t handle);
-int gasnet_try_syncnb_all_nopoll(gasnet_handle_t *handles, size_t numhandles);
-int gasnet_try_syncnb_some_nopoll(gasnet_handle_t *handles, size_t numhandles);
+static inline int gasneti_fast_put(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
+                                   size_t n, gex_Flags_t flags)
+{
+    void *d = gasneti_pshm_addr(tm, rank, dest, n, src, flags);
+    if (!d) return 0;
+    memcpy(d, src, n);
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    return 1;
+}
 
-/* ---- implicit handle (7.6, 7.7, 7.8) */
-void gasnet_get_nbi(void *dest, gasnet_node_t node, void *src, size_t nbytes);
-void gasnet_put_nbi(gasnet_node_t node, void *dest, void *src, size_t nbytes);
-void gasnet_get_nbi_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes);
-void gasnet_put_nbi_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes);
-void gasnet_memset_nbi(gasnet_node_t node, void *dest, int val, size_t nbytes);
+static inline int gasneti_fast_get(gex_TM_t tm, void *dest, gex_Rank_t rank, const void *src,
+                                   size_t n, gex_Flags_t flags)
+{
+    const void *s = gasneti_pshm_addr(tm, rank, src, n, dest, flags);
+    if (!s) return 0;
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    memcpy(dest, s, n);
+    return 1;
+}
 
-void gasnet_wait_syncnbi_gets(void);
-void gasnet_wait_syncnbi_puts(void);
-void gasnet_wait_syncnbi_all(void);
-int gasnet_try_syncnbi_gets(void);
-int gasnet_try_syncnbi_puts(void);
-int gasnet_try_syncnbi_all(void);
+/* ---- RMA (§9): the fast path, else the library's call */
+int gasnete_RMA_PutBlocking(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
+                            size_t nbytes, gex_Flags_t flags);
+int gasnete_RMA_PutNBI(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src, size_t nbytes,
+                       gex_Event_t *lc_opt, gex_Flags_t flags);
+gex_Event_t gasnete_RMA_PutNB(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
+                              size_t nbytes, gex_Event_t *lc_opt, gex_Flags_t flags);
+int gasnete_RMA_GetBlocking(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t nbytes,
+                            gex_Flags_t flags);
+int gasnete_RMA_GetNBI(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t nbytes,
+                       gex_Flags_t flags);
+gex_Event_t gasnete_RMA_GetNB(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size_t nbytes,
+                              gex_Flags_t flags);
 
-void gasnet_begin_nbi_accessregion(void);
-gasnet_handle_t gasnet_end_nbi_accessregion(void);
+static inline int gex_RMA_PutBlocking(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
+                                      size_t nbytes, gex_Flags_t flags)
+{
+    if (gasneti_fast_put(tm, rank, dest, src, nbytes, flags)) return 0;
+    return gasnete_RMA_PutBlocking(tm, rank, dest, src, nbytes, flags);
+}
 
-/* ---- register values (7.9) */
-void gasnet_put_val(gasnet_node_t node, void *dest, gasnet_register_value_t value,
-                    size_t nbytes);
-gasnet_handle_t gasnet_put_nb_val(gasnet_node_t node, void *dest, gasnet_register_value_t value,
-                                  size_t nbytes);
-void gasnet_put_nbi_val(gasnet_node_t node, void *dest, gasnet_register_value_t value,
-                        size_t nbytes);
-gasnet_register_value_t gasnet_get_val(gasnet_node_t node, void *src, size_t nbytes);
-gasnet_valget_handle_t gasnet_get_nb_val(gasnet_node_t node, void *src, size_t nbytes);
-gasnet_register_value_t gasnet_wait_syncnb_valget(gasnet_valget_handle_t handle);
+static inline int gex_RMA_PutNBI(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
+                                 size_t nbytes, gex_Event_t *lc_opt, gex_Flags_t flags)
+{
+    if ((uintptr_t)lc_opt - 1 < 3 && gasneti_fast_put(tm, rank, dest, src, nbytes, flags))
+        return 0;
+    return gasnete_RMA_PutNBI(tm, rank, dest, src, nbytes, lc_opt, flags);
+}
 
-/* ---- barriers (8) */
+static inline gex_Event_t gex_RMA_PutNB(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
+                                        size_t nbytes, gex_Event_t *lc_opt, gex_Flags_t flags)
+{
+    if (lc_opt && lc_opt != GEX_EVENT_GROUP && gasneti_fast_put(tm, rank, dest, src, nbytes, flags)) {
+        if ((uintptr_t)lc_opt > (uintptr_t)GEX_EVENT_GROUP) *lc_opt = GEX_EVENT_INVALID;
+        return GEX_EVENT_INVALID;
+    }
+    return gasnete_RMA_PutNB(tm, rank, dest, src, nbytes, lc_opt, flags);
+}
+
+static inline int gex_RMA_GetBlocking(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src,
+                                      size_t nbytes, gex_Flags_t flags)
+{
+    if (gasneti_fast_get(tm, dest, rank, src, nbytes, flags)) return 0;
+    return gasnete_RMA_GetBlocking(tm, dest, rank, src, nbytes, flags);
+}
+
+static inline int gex_RMA_GetNBI(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src,
+                                 size_t nbytes, gex_Flags_t flags)
+{
+    if (gasneti_fast_get(tm, dest, rank, src, nbytes, flags)) return 0;
+    return gasnete_RMA_GetNBI(tm, dest, rank, src, nbytes, flags);
+}
+
+static inline gex_Event_t gex_RMA_GetNB(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src,
+                                        size_t nbytes, gex_Flags_t flags)
+{
+    if (gasneti_fast_get(tm, dest, rank, src, nbytes, flags)) return GEX_EVENT_INVALID;
+    return gasnete_RMA_GetNB(tm, dest, rank, src, nbytes, flags);
+}
+
+gex_RMA_Value_t gex_RMA_GetBlockingVal(gex_TM_t tm, gex_Rank_t rank, void *src, size_t nbytes,
+                                       gex_Flags_t flags);
+int gex_RMA_PutBlockingVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_Value_t value,
+                           size_t nbytes, gex_Flags_t flags);
+int gex_RMA_PutNBIVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_Value_t value,
+                      size_t nbytes, gex_Flags_t flags);
+gex_Event_t gex_RMA_PutNBVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_Value_t value,
+                             size_t nbytes, gex_Flags_t flags);
+
+/* ---- events (§10). Tests never poll; waits do. */
+int gex_Event_Test(gex_Event_t event);
+void gex_Event_Wait(gex_Event_t event);
+int gex_Event_TestSome(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags);
+void gex_Event_WaitSome(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags);
+int gex_Event_TestAll(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags);
+void gex_Event_WaitAll(gex_Event_t *pevent, size_t numevents, gex_Flags_t flags);
+gex_Event_t gex_Event_QueryLeaf(gex_Event_t root, gex_EC_t event_category);
+
+/* ---- implicit-event operations (§11): one counter per category */
+#define GEX_EC_PUT ((gex_EC_t)1U << 0)
+#define GEX_EC_GET ((gex_EC_t)1U << 1)
+#define GEX_EC_LC ((gex_EC_t)1U << 2)
+#define GEX_EC_AM ((gex_EC_t)1U << 3)
+#define GEX_EC_RMW ((gex_EC_t)1U << 4)
+#define GEX_EC_ALL ((gex_EC_t)~0U)
+int gex_NBI_Test(gex_EC_t event_mask, gex_Flags_t flags);
+void gex_NBI_Wait(gex_EC_t event_mask, gex_Flags_t flags);
+void gex_NBI_BeginAccessRegion(gex_Flags_t flags);
+gex_Event_t gex_NBI_EndAccessRegion(gex_Flags_t flags);
+
+/* ---- team barrier (§12.2); the other collectives are in gasnet_coll.h */
+gex_Event_t gex_Coll_BarrierNB(gex_TM_t tm, gex_Flags_t flags);
+void gex_Coll_BarrierBlocking(gex_TM_t tm, gex_Flags_t flags);
+
+/* ---- GASNet-1 barriers over the primordial team (§7.3, GASNet-1 §8) */
 #define GASNET_BARRIERFLAG_ANONYMOUS 1
 #define GASNET_BARRIERFLAG_MISMATCH 2
-#define GASNET_BARRIERFLAG_IMAGES 4
 #define GASNET_BARRIERFLAG_UNNAMED (GASNET_BARRIERFLAG_ANONYMOUS | 8)
 void gasnet_barrier_notify(int id, int flags);
 int gasnet_barrier_wait(int id, int flags);

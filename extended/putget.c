@@ -2,82 +2,141 @@
  * extended-ref design:
  *
  *   put   n <= GASNET_PUT_MEDIUM_MAX   one Medium request carrying the data
- *         larger                      Long requests of up to MaxLongRequest
- *                                     (LongAsync for bulk puts, whose source
- *                                     need not be reusable before the sync)
+ *         larger                      Long requests of up to 1 MiB each; the
+ *                                     source is sent in place, and its local
+ *                                     completion is waited for, deferred to
+ *                                     the operation's, or counted (LC_*)
  *   get   any size                    Short requests, each answered by up to
  *                                     MaxMedium bytes: a Long reply straight
  *                                     into the destination when it lies in
  *                                     the local segment, else a Medium reply
  *   memset, put_val, get_val          one Short request, answered by a Short
  *
- * Every request names a completion target (extended.h) that its reply
- * echoes; the reply handler completes it. A transfer to the calling node is
- * a plain copy with no message; a peer served by a native RMA backend
- * (core-native/rma.h) gets the backend's put and get instead of AMs. Remote ranges are checked at initiation
- * and again by the handler on the target, which trusts nothing from the
- * wire.
+ * A peer is named by (team, rank): the member's jobrank and endpoint
+ * index. Every request names a completion target (core-mpi/events.h) that
+ * its reply echoes; the reply handler completes it. A transfer within the
+ * calling process is a plain copy with no message; a peer served by a
+ * native RMA backend (core-native/rma.h) gets the backend's put and get
+ * instead of AMs, and a created endpoint's segment mapped here (a
+ * neighbour's, published: core-mpi/segment.c) a plain copy. Remote ranges are checked at initiation against the
+ * peer endpoint's bound segment, and again by the handler on the target
+ * against its own endpoint's segment: it trusts nothing from the wire.
+ *
+ * Device memory (memkind/): when a put's source or a get's destination
+ * lies in a local device segment, or the peer's bound segment is device
+ * memory, the transfer goes by put_device/get_device: a copy with the
+ * memory class's operations in this process (loopback) or into this
+ * process's mapping of a neighbour's device memory (shm); otherwise the
+ * AM path, pipelined through host buffers in pieces of STAGE bytes: each
+ * piece is a Medium (staged by the class's copy into a host buffer when
+ * the source is device memory) and the target copies it into device
+ * memory with its class. No Long lands in device memory and no whole
+ * transfer is bounced. The handlers copy with the class wherever the
+ * local range is device memory. ofi and verbs never see device memory:
+ * they serve only primordial (host) segments.
  */
 #include "extended.h"
 #include "rma.h"
+#include "memkind.h"
 
+#include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 static size_t put_medium_max;
 static int get_long_reply;
-#define PUT_CHUNK gasnet_AMMaxLongRequest()
-#define GET_CHUNK (gasnet_AMMaxMedium() & ~(size_t)63)
+#define PUT_CHUNK ((size_t)AMMPI_MAX_LONG_REQUEST)
+#define GET_CHUNK (GASNETI_AM_MAX_PAYLOAD & ~(size_t)63)
 
-void gasnete_putget_init(void)
+void gasnete_init(void)
 {
     put_medium_max = (size_t)gasneti_getenv_size("GASNET_PUT_MEDIUM_MAX", 512);
-    if (put_medium_max > gasnet_AMMaxMedium())
-        gasneti_fatalerror("GASNET_PUT_MEDIUM_MAX=%zu exceeds gasnet_AMMaxMedium() = %zu",
-                           put_medium_max, gasnet_AMMaxMedium());
+    if (put_medium_max > GASNETI_AM_MAX_PAYLOAD)
+        gasneti_fatalerror("GASNET_PUT_MEDIUM_MAX=%zu exceeds the largest Medium payload (%zu)",
+                           put_medium_max, GASNETI_AM_MAX_PAYLOAD);
     get_long_reply = gasneti_getenv_yesno("GASNET_GET_LONG_REPLY", 1);
+    gasnete_pack_init(put_medium_max);
 }
 
-void gasnete_complete(uintptr_t target)
+/* ---- the library's own AMs */
+
+static void must(int rc, const char *what)
 {
-    gasnete_op_t *op = (gasnete_op_t *)(target & ~(uintptr_t)1);
-    if (((uintptr_t)op & 7) || !op || op->magic != OP_MAGIC)
-        gasneti_fatalerror("a reply completes %p, which is not an operation of this node",
-                           (void *)op);
-    uint32_t was = __atomic_fetch_sub(gasnete_counter(op, (int)(target & 1)), 1, __ATOMIC_RELEASE);
-    if (was == 0) gasneti_fatalerror("a reply completes operation %p more often than it was split",
-                                     (void *)op);
+    if (rc == AMMPI_OK) return;
+    if (ammpi_current_token())
+        gasneti_fatalerror("a GASNet call that communicates was made inside an AM handler (the "
+                           "library's %s was refused); handlers may only reply", what);
+    gasneti_fatalerror("the library's AM %s failed: transport error %d", what, rc);
 }
 
-static void check_remote(const char *call, gasnet_node_t node, const void *raddr, size_t n,
-                         const void *laddr)
+void gasnete_am_request(gasneti_tm_t tm, gex_EP_Location_t loc, int category, int handler,
+                        const void *src, size_t n, void *dest_addr, uint32_t *lc, int nargs, ...)
 {
-    GASNETI_CHECK_ATTACHED(call);
+    int32_t args[16];
+    va_list ap;
+    va_start(ap, nargs);
+    for (int i = 0; i < nargs; i++) args[i] = va_arg(ap, int32_t);
+    va_end(ap);
+    ammpi_msg_t m = {category, (int)loc.gex_rank, loc.gex_ep_index, tm->ep->index, handler, src, n,
+                     dest_addr, nargs, args, 0, lc};
+    gasnete_pack_flush(); /* puts and gets this thread issued earlier go first */
+    gasnetc_in_mpi++;
+    must(ammpi_request(gasnetc_ep, &m), "request");
+    gasnetc_in_mpi--;
+}
+
+void gasnete_am_reply(ammpi_token_t tok, int category, int handler, const void *src, size_t n,
+                      void *dest_addr, int nargs, ...)
+{
+    int32_t args[16];
+    va_list ap;
+    va_start(ap, nargs);
+    for (int i = 0; i < nargs; i++) args[i] = va_arg(ap, int32_t);
+    va_end(ap);
+    ammpi_msg_t m = {category, 0, 0, 0, handler, src, n, dest_addr, nargs, args, 0, NULL};
+    must(ammpi_reply(tok, &m), "reply");
+}
+
+/* ---- checks */
+
+/* Checks the remote side of an operation and returns the member it names. */
+static gex_EP_Location_t check_remote(const char *call, gasneti_tm_t tm, gex_Rank_t rank,
+                                      const void *raddr, size_t n, const void *laddr)
+{
     GASNETI_CHECK_MAY_COMMUNICATE(call);
-    if (node >= gasneti_nodes)
-        gasneti_fatalerror("%s: node %u is not in the job (%u nodes)", call, node, gasneti_nodes);
-    /* remote first: calls without a local buffer pass the remote address */
-    if (n && !gasneti_in_segment(node, raddr, n))
-        gasneti_fatalerror("%s: remote range [%p, +%zu) lies outside node %u's segment [%p, +%lu)",
-                           call, raddr, n, node, gasneti_seginfo[node].addr,
-                           (unsigned long)gasneti_seginfo[node].size);
-    if (n && !laddr) gasneti_fatalerror("%s: NULL local address for %zu bytes", call, n);
-}
-
-/* On the target: a range named by a peer must lie in this node's segment. */
-static void *check_local(gasnet_token_t tok, const char *what, void *addr, size_t n)
-{
-    if (n && !gasneti_in_segment(gasneti_mynode, addr, n)) {
-        gasnet_node_t src = 0;
-        gasnet_AMGetMsgSource(tok, &src);
-        gasneti_fatalerror("%s from node %u names [%p, +%zu), outside this node's segment", what,
-                           src, addr, n);
+    if (rank >= tm->size) {
+        if (!tm->members)
+            gasneti_fatalerror("%s: node %u is not in the job (%u nodes)", call, rank, tm->size);
+        gasneti_fatalerror("%s: rank %u is not in the team (%u members)", call, rank, tm->size);
     }
-    return addr;
+    gex_EP_Location_t loc = gasneti_tm_member(tm, rank);
+    if (n == 0) return loc;
+    /* remote first: calls without a local buffer pass the remote address */
+    const gasnet_seginfo_t *seg = gasneti_peer_segment(loc);
+    if (!gasneti_in_seginfo(seg, raddr, n)) {
+        char who[80], where[96] = "(none bound, or none published here)";
+        int w = tm->members ? snprintf(who, sizeof who, "rank %u (node %u)", rank, loc.gex_rank)
+                            : snprintf(who, sizeof who, "node %u", loc.gex_rank);
+        if (loc.gex_ep_index) snprintf(who + w, sizeof who - w, " endpoint %u", loc.gex_ep_index);
+        if (seg) snprintf(where, sizeof where, "[%p, +%lu)", seg->addr, (unsigned long)seg->size);
+        gasneti_fatalerror("%s: remote range [%p, +%zu) lies outside %s's segment %s", call, raddr,
+                           n, who, where);
+    }
+    if (!laddr) gasneti_fatalerror("%s: NULL local address for %zu bytes", call, n);
+    return loc;
 }
 
-static void must(int rc, const char *call)
+/* On the target: a range named by a peer must lie in the bound segment of
+ * the endpoint the message came to. */
+static void *check_local(ammpi_token_t tok, const char *what, void *addr, size_t n)
 {
-    if (rc != GASNET_OK) gasneti_fatalerror("%s: AM request failed: %s", call, gasnet_ErrorName(rc));
+    ammpi_token_info_t ti;
+    ammpi_token_info(tok, &ti);
+    gex_EP_Location_t me = {gasneti_mynode, (gex_EP_Index_t)ti.ep};
+    if (n && !gasneti_in_seginfo(gasneti_peer_segment(me), addr, n))
+        gasneti_fatalerror("%s from node %d names [%p, +%zu), outside the segment of endpoint %d",
+                           what, ti.src, addr, n, ti.ep);
+    return addr;
 }
 
 static void store_value(void *dest, uint64_t v, size_t n)
@@ -100,131 +159,284 @@ static uint64_t load_value(const void *src, size_t n)
     return v;
 }
 
+static void check_val_size(const char *call, size_t n)
+{
+    if (n == 0 || n > SIZEOF_GEX_RMA_VALUE_T)
+        gasneti_fatalerror("%s: nbytes = %zu, must be 1..%d", call, n, SIZEOF_GEX_RMA_VALUE_T);
+}
+
+/* The native backend for a peer, or NULL for the AM path. */
+static inline const gasneti_rma_t *backend(gex_EP_Location_t loc)
+{
+    return loc.gex_ep_index == 0 && gasneti_rma_for ? gasneti_rma_for[loc.gex_rank] : NULL;
+}
+
+/* ---- device memory (see the top comment) */
+
+#define STAGE GET_CHUNK
+
+/* Reads n bytes at addr of this process (device memory or not) into
+ * host memory, and the reverse. */
+static void read_local(void *host, const void *addr, size_t n)
+{
+    gasneti_mk_copy(NULL, host, gasneti_mk_lookup(addr, n), addr, n);
+}
+static void write_local(void *addr, const void *host, size_t n)
+{
+    gasneti_mk_copy(gasneti_mk_lookup(addr, n), addr, NULL, host, n);
+}
+
+/* A neighbour's host segment mapped here (the shm path), or NULL. */
+static void *host_here(gex_EP_Location_t loc, const void *addr, size_t n)
+{
+    if (loc.gex_ep_index != 0) return gasneti_peer_local(loc, addr); /* a created endpoint's */
+    if (!gasneti_pshm || !gasneti_rma_for ||
+        gasneti_rma_for[loc.gex_rank] != &gasneti_rma_shm)
+        return NULL;
+    const gasneti_pshm_t *p = &gasneti_pshm[loc.gex_rank];
+    uintptr_t off = (uintptr_t)addr - p->base;
+    return off < p->size && n <= p->size - off ? (char *)addr + p->offset : NULL;
+}
+
+/* Whether the local buffer or the remote range is device memory (this
+ * process's own ranges are in the registry, peers' in the published table). */
+static int device_involved(gex_EP_Location_t loc, const void *local, const void *remote, size_t n)
+{
+    if (gasneti_mk_lookup(local, n)) return 1;
+    return loc.gex_rank == gasneti_mynode ? gasneti_mk_lookup(remote, n) != NULL
+                                          : gasneti_mk_peer_is_device(loc);
+}
+
+static void put_device(gasnete_op_t *op, gasneti_tm_t tm, gex_EP_Location_t loc, void *dest,
+                       const void *src, size_t n)
+{
+    gasneti_mk_t smk = gasneti_mk_lookup(src, n), dmk;
+    if (loc.gex_rank == gasneti_mynode) {
+        gasneti_mk_copy(gasneti_mk_lookup(dest, n), dest, smk, src, n);
+        return;
+    }
+    void *here = gasneti_mk_peer_local(loc, dest, &dmk);
+    if (!here && (here = host_here(loc, dest, n))) dmk = NULL;
+    if (here) {
+        gasneti_mk_copy(dmk, here, smk, src, n);
+        __atomic_thread_fence(__ATOMIC_RELEASE);
+        return;
+    }
+    uintptr_t t = gasnete_target(op, GASNETE_PUT);
+    char *bounce = smk ? malloc(n < STAGE ? n : STAGE) : NULL;
+    if (smk && !bounce) gasneti_fatalerror("out of memory staging a put from device memory");
+    gasnete_add(op, GASNETE_PUT, (uint32_t)((n + STAGE - 1) / STAGE));
+    for (size_t off = 0; off < n; off += STAGE) {
+        size_t len = n - off < STAGE ? n - off : STAGE;
+        const char *piece = (const char *)src + off;
+        if (smk) {
+            gasneti_mk_copy(NULL, bounce, smk, piece, len);
+            piece = bounce;
+        }
+        char *d = (char *)dest + off; /* the Medium's payload is copied before the call returns */
+        gasnete_am_request(tm, loc, AMMPI_MEDIUM, GASNETE_H_PUT_MEDIUM, piece, len, NULL, NULL, 4,
+                           GASNETE_HI(d), GASNETE_LO(d), GASNETE_HI(t), GASNETE_LO(t));
+    }
+    free(bounce);
+}
+
+/* Loopback and shm; 0 when the AM path must serve it (it then goes the
+ * usual way, with Medium replies: the handlers copy with the class). */
+static int get_device_here(gex_EP_Location_t loc, void *dest, const void *src, size_t n)
+{
+    gasneti_mk_t dmk = gasneti_mk_lookup(dest, n), smk;
+    if (loc.gex_rank == gasneti_mynode) {
+        gasneti_mk_copy(dmk, dest, gasneti_mk_lookup(src, n), src, n);
+        return 1;
+    }
+    const void *there = gasneti_mk_peer_local(loc, src, &smk);
+    if (!there && (there = host_here(loc, src, n))) smk = NULL;
+    if (!there) return 0;
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+    gasneti_mk_copy(dmk, dest, smk, there, n);
+    return 1;
+}
+
+/* A created endpoint's segment that a neighbour published and this
+ * process mapped (core-mpi/segment.c): the address of raddr here, or NULL.
+ * A copy there completes at once, ordered like the shm backend's. */
+static inline void *mapped_here(gex_EP_Location_t loc, const void *raddr)
+{
+    return loc.gex_ep_index ? gasneti_peer_local(loc, raddr) : NULL;
+}
+
 /* ---- initiators */
 
-void gasnete_put(gasnete_op_t *op, gasnet_node_t node, void *dest, void *src, size_t n, int bulk,
-                 const char *call)
+void gasnete_put(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *dest, const void *src,
+                 size_t n, int lc_mode, uint32_t *lc, const char *call)
 {
-    check_remote(call, node, dest, n, src);
+    gex_EP_Location_t loc = check_remote(call, tm, rank, dest, n, src);
     if (n == 0) return;
-    if (node == gasneti_mynode) {
+    if (device_involved(loc, src, dest, n)) {
+        put_device(op, tm, loc, dest, src, n);
+        return;
+    }
+    if (loc.gex_rank == gasneti_mynode) {
         memcpy(dest, src, n);
         return;
     }
-    const gasneti_rma_t *b = gasneti_rma_for[node];
+    void *here = mapped_here(loc, dest);
+    if (here) {
+        memcpy(here, src, n);
+        __atomic_thread_fence(__ATOMIC_RELEASE);
+        return;
+    }
+    const gasneti_rma_t *b = backend(loc);
     if (b) {
-        if (b->put(node, dest, src, n, bulk, gasnete_counter(op, 0)))
-            gasneti_fatalerror("%s: %s put of %zu bytes to node %u failed", call, b->name, n, node);
+        if (b->put(loc.gex_rank, dest, src, n, lc_mode == LC_DEFER, gasnete_counter(op, GASNETE_PUT)))
+            gasneti_fatalerror("%s: %s put of %zu bytes to node %u failed", call, b->name, n,
+                               loc.gex_rank);
         return;
     }
-    uintptr_t t = gasnete_target(op, 0);
+    if (gasnete_pack_put(op, tm, loc, dest, src, n)) return;
+    uintptr_t t = gasnete_target(op, GASNETE_PUT);
     if (n <= put_medium_max) {
-        gasnete_add(op, 0, 1);
-        must(gasnet_AMRequestMedium4(node, GASNETE_H_PUT_MEDIUM, src, n, GASNETE_HI(dest),
-                                     GASNETE_LO(dest), GASNETE_HI(t), GASNETE_LO(t)), call);
+        gasnete_add(op, GASNETE_PUT, 1);
+        gasnete_am_request(tm, loc, AMMPI_MEDIUM, GASNETE_H_PUT_MEDIUM, src, n, NULL, NULL, 4,
+                           GASNETE_HI(dest), GASNETE_LO(dest), GASNETE_HI(t), GASNETE_LO(t));
         return;
     }
+    uint32_t *src_free = lc_mode == LC_NOW ? NULL : lc_mode == LC_DEFER ? gasnete_counter(op, GASNETE_PUT) : lc;
     size_t pieces = (n + PUT_CHUNK - 1) / PUT_CHUNK;
-    gasnete_add(op, 0, (uint32_t)pieces);
+    gasnete_add(op, GASNETE_PUT, (uint32_t)pieces);
     for (size_t off = 0; off < n; off += PUT_CHUNK) {
         size_t len = n - off < PUT_CHUNK ? n - off : PUT_CHUNK;
-        char *s = (char *)src + off, *d = (char *)dest + off;
-        must(bulk ? gasnet_AMRequestLongAsync2(node, GASNETE_H_PUT_LONG, s, len, d,
-                                                GASNETE_HI(t), GASNETE_LO(t))
-                  : gasnet_AMRequestLong2(node, GASNETE_H_PUT_LONG, s, len, d, GASNETE_HI(t),
-                                          GASNETE_LO(t)), call);
+        gasnete_am_request(tm, loc, AMMPI_LONG, GASNETE_H_PUT_LONG, (const char *)src + off, len,
+                           (char *)dest + off, src_free, 2, GASNETE_HI(t), GASNETE_LO(t));
     }
 }
 
-void gasnete_get(gasnete_op_t *op, void *dest, gasnet_node_t node, void *src, size_t n,
-                 const char *call)
+void gasnete_get(gasnete_op_t *op, gasneti_tm_t tm, void *dest, gex_Rank_t rank, const void *src,
+                 size_t n, const char *call)
 {
-    check_remote(call, node, src, n, dest);
+    gex_EP_Location_t loc = check_remote(call, tm, rank, src, n, dest);
     if (n == 0) return;
-    if (node == gasneti_mynode) {
+    int device = device_involved(loc, dest, src, n);
+    if (device && get_device_here(loc, dest, src, n)) return;
+    if (loc.gex_rank == gasneti_mynode) {
         memcpy(dest, src, n);
         return;
     }
-    const gasneti_rma_t *b = gasneti_rma_for[node];
-    if (b) {
-        if (b->get(dest, node, src, n, gasnete_counter(op, 1)))
-            gasneti_fatalerror("%s: %s get of %zu bytes from node %u failed", call, b->name, n, node);
+    const void *there = device ? NULL : mapped_here(loc, src);
+    if (there) {
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        memcpy(dest, there, n);
         return;
     }
-    uintptr_t t = gasnete_target(op, 1);
-    int use_long = get_long_reply && gasneti_in_segment(gasneti_mynode, dest, n);
-    gasnete_add(op, 1, (uint32_t)((n + GET_CHUNK - 1) / GET_CHUNK));
+    const gasneti_rma_t *b = device ? NULL : backend(loc);
+    if (b) {
+        if (b->get(dest, loc.gex_rank, src, n, gasnete_counter(op, GASNETE_GET)))
+            gasneti_fatalerror("%s: %s get of %zu bytes from node %u failed", call, b->name, n,
+                               loc.gex_rank);
+        return;
+    }
+    if (!device && gasnete_pack_get(op, tm, loc, dest, src, n)) return; /* batches copy host memory */
+    uintptr_t t = gasnete_target(op, GASNETE_GET);
+    gex_EP_Location_t me = {gasneti_mynode, tm->ep->index};
+    int use_long = get_long_reply && !device && gasneti_in_seginfo(gasneti_peer_segment(me), dest, n);
+    gasnete_add(op, GASNETE_GET, (uint32_t)((n + GET_CHUNK - 1) / GET_CHUNK));
     for (size_t off = 0; off < n; off += GET_CHUNK) {
         size_t len = n - off < GET_CHUNK ? n - off : GET_CHUNK;
-        char *s = (char *)src + off, *d = (char *)dest + off;
-        must(gasnet_AMRequestShort8(node, GASNETE_H_GET, GASNETE_HI(s), GASNETE_LO(s), len,
-                                    GASNETE_HI(d), GASNETE_LO(d), GASNETE_HI(t), GASNETE_LO(t),
-                                    use_long), call);
+        const char *s = (const char *)src + off;
+        char *d = (char *)dest + off;
+        gasnete_am_request(tm, loc, AMMPI_SHORT, GASNETE_H_GET, NULL, 0, NULL, NULL, 8,
+                           GASNETE_HI(s), GASNETE_LO(s), (int32_t)len, GASNETE_HI(d), GASNETE_LO(d),
+                           GASNETE_HI(t), GASNETE_LO(t), use_long);
     }
 }
 
-void gasnete_memset(gasnete_op_t *op, gasnet_node_t node, void *dest, int val, size_t n,
-                    const char *call)
+void gasnete_memset(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *dest, int val,
+                    size_t n, const char *call)
 {
-    check_remote(call, node, dest, n, dest);
+    gex_EP_Location_t loc = check_remote(call, tm, rank, dest, n, dest);
     if (n == 0) return;
-    if (node == gasneti_mynode) {
+    if (loc.gex_rank == gasneti_mynode && gasneti_mk_lookup(dest, n)) {
+        char buf[4096];
+        memset(buf, val, sizeof buf);
+        for (size_t off = 0; off < n; off += sizeof buf)
+            write_local((char *)dest + off, buf, n - off < sizeof buf ? n - off : sizeof buf);
+        return;
+    }
+    if (loc.gex_rank == gasneti_mynode) {
         memset(dest, val, n);
         return;
     }
-    const gasneti_rma_t *b = gasneti_rma_for[node];
-    if (b && b->memset) {
-        if (b->memset(node, dest, val, n, gasnete_counter(op, 0)))
-            gasneti_fatalerror("%s: %s memset of %zu bytes on node %u failed", call, b->name, n, node);
+    void *here = mapped_here(loc, dest);
+    if (here) {
+        memset(here, val, n);
+        __atomic_thread_fence(__ATOMIC_RELEASE);
         return;
     }
-    uintptr_t t = gasnete_target(op, 0);
-    gasnete_add(op, 0, 1);
-    must(gasnet_AMRequestShort7(node, GASNETE_H_MEMSET, GASNETE_HI(dest), GASNETE_LO(dest), val,
-                                GASNETE_HI(n), GASNETE_LO(n), GASNETE_HI(t), GASNETE_LO(t)), call);
+    const gasneti_rma_t *b = backend(loc);
+    if (b && b->memset) {
+        if (b->memset(loc.gex_rank, dest, val, n, gasnete_counter(op, GASNETE_PUT)))
+            gasneti_fatalerror("%s: %s memset of %zu bytes on node %u failed", call, b->name, n,
+                               loc.gex_rank);
+        return;
+    }
+    uintptr_t t = gasnete_target(op, GASNETE_PUT);
+    gasnete_add(op, GASNETE_PUT, 1);
+    gasnete_am_request(tm, loc, AMMPI_SHORT, GASNETE_H_MEMSET, NULL, 0, NULL, NULL, 7,
+                       GASNETE_HI(dest), GASNETE_LO(dest), val, GASNETE_HI(n), GASNETE_LO(n),
+                       GASNETE_HI(t), GASNETE_LO(t));
 }
 
-static void check_val_size(const char *call, size_t n)
-{
-    if (n == 0 || n > SIZEOF_GASNET_REGISTER_VALUE_T)
-        gasneti_fatalerror("%s: nbytes = %zu, must be 1..%d", call, n,
-                           SIZEOF_GASNET_REGISTER_VALUE_T);
-}
-
-void gasnete_put_val(gasnete_op_t *op, gasnet_node_t node, void *dest,
-                     gasnet_register_value_t value, size_t n, const char *call)
+void gasnete_put_val(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *dest,
+                     gex_RMA_Value_t value, size_t n, const char *call)
 {
     check_val_size(call, n);
-    check_remote(call, node, dest, n, dest);
-    if (node == gasneti_mynode) {
-        store_value(dest, value, n);
+    gex_EP_Location_t loc = check_remote(call, tm, rank, dest, n, dest);
+    if (loc.gex_rank == gasneti_mynode) {
+        uint64_t bytes = 0;
+        store_value(&bytes, value, n);
+        write_local(dest, &bytes, n);
         return;
     }
-    const gasneti_rma_t *b = gasneti_rma_for[node];
+    void *here = mapped_here(loc, dest);
+    if (here) {
+        store_value(here, value, n);
+        __atomic_thread_fence(__ATOMIC_RELEASE);
+        return;
+    }
+    const gasneti_rma_t *b = backend(loc);
     if (b) {
         uint64_t bytes = 0;
         store_value(&bytes, value, n); /* the value's n bytes, as they lie in memory */
-        if (b->put(node, dest, &bytes, n, 0, gasnete_counter(op, 0)))
+        if (b->put(loc.gex_rank, dest, &bytes, n, 0, gasnete_counter(op, GASNETE_PUT)))
             gasneti_fatalerror("%s: %s put of a %zu-byte value to node %u failed", call, b->name,
-                               n, node);
+                               n, loc.gex_rank);
         return;
     }
-    uintptr_t t = gasnete_target(op, 0);
-    gasnete_add(op, 0, 1);
-    must(gasnet_AMRequestShort7(node, GASNETE_H_PUT_VAL, GASNETE_HI(dest), GASNETE_LO(dest),
-                                GASNETE_HI(value), GASNETE_LO(value), n, GASNETE_HI(t),
-                                GASNETE_LO(t)), call);
+    uintptr_t t = gasnete_target(op, GASNETE_PUT);
+    gasnete_add(op, GASNETE_PUT, 1);
+    gasnete_am_request(tm, loc, AMMPI_SHORT, GASNETE_H_PUT_VAL, NULL, 0, NULL, NULL, 7,
+                       GASNETE_HI(dest), GASNETE_LO(dest), GASNETE_HI(value), GASNETE_LO(value),
+                       (int32_t)n, GASNETE_HI(t), GASNETE_LO(t));
 }
 
-void gasnete_get_val(gasnete_op_t *op, gasnet_node_t node, void *src, size_t n, const char *call)
+void gasnete_get_val(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *src, size_t n,
+                     const char *call)
 {
     check_val_size(call, n);
-    check_remote(call, node, src, n, src);
-    if (node == gasneti_mynode) {
-        op->value = load_value(src, n);
+    gex_EP_Location_t loc = check_remote(call, tm, rank, src, n, src);
+    if (loc.gex_rank == gasneti_mynode) {
+        uint64_t bytes = 0;
+        read_local(&bytes, src, n);
+        op->value = load_value(&bytes, n);
         return;
     }
-    const gasneti_rma_t *b = gasneti_rma_for[node];
+    const void *there = mapped_here(loc, src);
+    if (there) {
+        __atomic_thread_fence(__ATOMIC_ACQUIRE);
+        op->value = load_value(there, n);
+        return;
+    }
+    const gasneti_rma_t *b = backend(loc);
     if (b) {
         /* the value's low-order bytes, zero-extended */
         op->value = 0;
@@ -233,72 +445,85 @@ void gasnete_get_val(gasnete_op_t *op, gasnet_node_t node, void *src, size_t n, 
 #else
         char *low = (char *)&op->value;
 #endif
-        if (b->get(low, node, src, n, gasnete_counter(op, 0)))
+        if (b->get(low, loc.gex_rank, src, n, gasnete_counter(op, GASNETE_GET)))
             gasneti_fatalerror("%s: %s get of a %zu-byte value from node %u failed", call, b->name,
-                               n, node);
+                               n, loc.gex_rank);
         return;
     }
-    uintptr_t t = gasnete_target(op, 0);
-    gasnete_add(op, 0, 1);
-    must(gasnet_AMRequestShort5(node, GASNETE_H_GET_VAL, GASNETE_HI(src), GASNETE_LO(src), n,
-                                GASNETE_HI(t), GASNETE_LO(t)), call);
+    uintptr_t t = gasnete_target(op, GASNETE_GET);
+    gasnete_add(op, GASNETE_GET, 1);
+    gasnete_am_request(tm, loc, AMMPI_SHORT, GASNETE_H_GET_VAL, NULL, 0, NULL, NULL, 5,
+                       GASNETE_HI(src), GASNETE_LO(src), (int32_t)n, GASNETE_HI(t), GASNETE_LO(t));
 }
 
-/* ---- handlers */
+/* ---- handlers (run by ammpi with an ammpi token) */
 
-static void ack(gasnet_token_t tok, gasnet_handlerarg_t t_hi, gasnet_handlerarg_t t_lo)
+static int source(ammpi_token_t tok)
 {
-    must(gasnet_AMReplyShort2(tok, GASNETE_H_ACK, t_hi, t_lo), "put reply");
+    int src = -1;
+    ammpi_token_source(tok, &src);
+    return src;
 }
 
-static void put_medium_h(gasnet_token_t tok, void *buf, size_t n, gasnet_handlerarg_t d_hi,
-                         gasnet_handlerarg_t d_lo, gasnet_handlerarg_t t_hi,
-                         gasnet_handlerarg_t t_lo)
+static void ack(ammpi_token_t tok, int32_t t_hi, int32_t t_lo)
 {
-    memcpy(check_local(tok, "a put", GASNETE_PTR(d_hi, d_lo), n), buf, n);
+    gasnete_am_reply(tok, AMMPI_SHORT, GASNETE_H_ACK, NULL, 0, NULL, 2, t_hi, t_lo);
+}
+
+static void put_medium_h(ammpi_token_t tok, void *buf, size_t n, int32_t d_hi, int32_t d_lo,
+                         int32_t t_hi, int32_t t_lo)
+{
+    write_local(check_local(tok, "a put", GASNETE_PTR(d_hi, d_lo), n), buf, n);
     ack(tok, t_hi, t_lo);
 }
 
-static void put_long_h(gasnet_token_t tok, void *buf, size_t n, gasnet_handlerarg_t t_hi,
-                       gasnet_handlerarg_t t_lo)
+static void put_long_h(ammpi_token_t tok, void *buf, size_t n, int32_t t_hi, int32_t t_lo)
 {
     (void)buf; /* the transport checked and wrote the range */
     (void)n;
     ack(tok, t_hi, t_lo);
 }
 
-static void ack_h(gasnet_token_t tok, gasnet_handlerarg_t t_hi, gasnet_handlerarg_t t_lo)
+static void ack_h(ammpi_token_t tok, int32_t t_hi, int32_t t_lo)
 {
     (void)tok;
     gasnete_complete((uintptr_t)GASNETE_U64(t_hi, t_lo));
 }
 
-static void get_h(gasnet_token_t tok, gasnet_handlerarg_t s_hi, gasnet_handlerarg_t s_lo,
-                  gasnet_handlerarg_t n, gasnet_handlerarg_t d_hi, gasnet_handlerarg_t d_lo,
-                  gasnet_handlerarg_t t_hi, gasnet_handlerarg_t t_lo, gasnet_handlerarg_t use_long)
+static void get_h(ammpi_token_t tok, int32_t s_hi, int32_t s_lo, int32_t n, int32_t d_hi,
+                  int32_t d_lo, int32_t t_hi, int32_t t_lo, int32_t use_long)
 {
     size_t len = (size_t)(uint32_t)n;
-    if (len > gasnet_AMMaxMedium()) gasneti_fatalerror("a get asks for %zu bytes in one piece", len);
+    if (len > GASNETI_AM_MAX_PAYLOAD)
+        gasneti_fatalerror("a get from node %d asks for %zu bytes in one piece", source(tok), len);
     void *src = check_local(tok, "a get", GASNETE_PTR(s_hi, s_lo), len);
-    if (use_long)
-        must(gasnet_AMReplyLong2(tok, GASNETE_H_GET_LONG_REPLY, src, len, GASNETE_PTR(d_hi, d_lo),
-                                 t_hi, t_lo), "get reply");
+    gasneti_mk_t smk = gasneti_mk_lookup(src, len);
+    if (smk) { /* staged: the Medium reply's payload is copied before it returns */
+        char *bounce = malloc(len ? len : 1);
+        if (!bounce) gasneti_fatalerror("out of memory staging a get from device memory");
+        gasneti_mk_copy(NULL, bounce, smk, src, len);
+        gasnete_am_reply(tok, AMMPI_MEDIUM, GASNETE_H_GET_MEDIUM_REPLY, bounce, len, NULL, 4, d_hi,
+                         d_lo, t_hi, t_lo);
+        free(bounce);
+    } else if (use_long)
+        gasnete_am_reply(tok, AMMPI_LONG, GASNETE_H_GET_LONG_REPLY, src, len, GASNETE_PTR(d_hi, d_lo),
+                         2, t_hi, t_lo);
     else
-        must(gasnet_AMReplyMedium4(tok, GASNETE_H_GET_MEDIUM_REPLY, src, len, d_hi, d_lo, t_hi,
-                                   t_lo), "get reply");
+        gasnete_am_reply(tok, AMMPI_MEDIUM, GASNETE_H_GET_MEDIUM_REPLY, src, len, NULL, 4, d_hi,
+                         d_lo, t_hi, t_lo);
 }
 
-static void get_medium_reply_h(gasnet_token_t tok, void *buf, size_t n, gasnet_handlerarg_t d_hi,
-                               gasnet_handlerarg_t d_lo, gasnet_handlerarg_t t_hi,
-                               gasnet_handlerarg_t t_lo)
+static void get_medium_reply_h(ammpi_token_t tok, void *buf, size_t n, int32_t d_hi, int32_t d_lo,
+                               int32_t t_hi, int32_t t_lo)
 {
     (void)tok;
-    memcpy(GASNETE_PTR(d_hi, d_lo), buf, n);
-    gasnete_complete((uintptr_t)GASNETE_U64(t_hi, t_lo));
+    uintptr_t t = (uintptr_t)GASNETE_U64(t_hi, t_lo);
+    gasnete_target_op(t); /* the destination belongs to an operation of ours */
+    write_local(GASNETE_PTR(d_hi, d_lo), buf, n);
+    gasnete_complete(t);
 }
 
-static void get_long_reply_h(gasnet_token_t tok, void *buf, size_t n, gasnet_handlerarg_t t_hi,
-                             gasnet_handlerarg_t t_lo)
+static void get_long_reply_h(ammpi_token_t tok, void *buf, size_t n, int32_t t_hi, int32_t t_lo)
 {
     (void)tok;
     (void)buf;
@@ -306,61 +531,67 @@ static void get_long_reply_h(gasnet_token_t tok, void *buf, size_t n, gasnet_han
     gasnete_complete((uintptr_t)GASNETE_U64(t_hi, t_lo));
 }
 
-static void memset_h(gasnet_token_t tok, gasnet_handlerarg_t d_hi, gasnet_handlerarg_t d_lo,
-                     gasnet_handlerarg_t val, gasnet_handlerarg_t n_hi, gasnet_handlerarg_t n_lo,
-                     gasnet_handlerarg_t t_hi, gasnet_handlerarg_t t_lo)
+static void memset_h(ammpi_token_t tok, int32_t d_hi, int32_t d_lo, int32_t val, int32_t n_hi,
+                     int32_t n_lo, int32_t t_hi, int32_t t_lo)
 {
     size_t n = (size_t)GASNETE_U64(n_hi, n_lo);
-    memset(check_local(tok, "a memset", GASNETE_PTR(d_hi, d_lo), n), val, n);
+    char *dest = check_local(tok, "a memset", GASNETE_PTR(d_hi, d_lo), n);
+    if (gasneti_mk_lookup(dest, n)) {
+        char buf[4096];
+        memset(buf, val, sizeof buf);
+        for (size_t off = 0; off < n; off += sizeof buf)
+            write_local(dest + off, buf, n - off < sizeof buf ? n - off : sizeof buf);
+    } else if (n) { /* an empty memset may name any address, NULL too */
+        memset(dest, val, n);
+    }
     ack(tok, t_hi, t_lo);
 }
 
-static void put_val_h(gasnet_token_t tok, gasnet_handlerarg_t d_hi, gasnet_handlerarg_t d_lo,
-                      gasnet_handlerarg_t v_hi, gasnet_handlerarg_t v_lo, gasnet_handlerarg_t n,
-                      gasnet_handlerarg_t t_hi, gasnet_handlerarg_t t_lo)
+static void put_val_h(ammpi_token_t tok, int32_t d_hi, int32_t d_lo, int32_t v_hi, int32_t v_lo,
+                      int32_t n, int32_t t_hi, int32_t t_lo)
 {
     size_t len = (size_t)(uint32_t)n;
-    if (len == 0 || len > 8) gasneti_fatalerror("a put_val carries %zu bytes", len);
-    store_value(check_local(tok, "a put_val", GASNETE_PTR(d_hi, d_lo), len),
-                GASNETE_U64(v_hi, v_lo), len);
+    if (len == 0 || len > 8) gasneti_fatalerror("a put_val from node %d carries %zu bytes", source(tok), len);
+    uint64_t bytes = 0;
+    store_value(&bytes, GASNETE_U64(v_hi, v_lo), len);
+    write_local(check_local(tok, "a put_val", GASNETE_PTR(d_hi, d_lo), len), &bytes, len);
     ack(tok, t_hi, t_lo);
 }
 
-static void get_val_h(gasnet_token_t tok, gasnet_handlerarg_t s_hi, gasnet_handlerarg_t s_lo,
-                      gasnet_handlerarg_t n, gasnet_handlerarg_t t_hi, gasnet_handlerarg_t t_lo)
+static void get_val_h(ammpi_token_t tok, int32_t s_hi, int32_t s_lo, int32_t n, int32_t t_hi,
+                      int32_t t_lo)
 {
     size_t len = (size_t)(uint32_t)n;
-    if (len == 0 || len > 8) gasneti_fatalerror("a get_val asks for %zu bytes", len);
-    uint64_t v = load_value(check_local(tok, "a get_val", GASNETE_PTR(s_hi, s_lo), len), len);
-    must(gasnet_AMReplyShort4(tok, GASNETE_H_GET_VAL_REPLY, GASNETE_HI(v), GASNETE_LO(v), t_hi,
-                              t_lo), "get_val reply");
+    if (len == 0 || len > 8)
+        gasneti_fatalerror("a get_val from node %d asks for %zu bytes", source(tok), len);
+    uint64_t bytes = 0;
+    read_local(&bytes, check_local(tok, "a get_val", GASNETE_PTR(s_hi, s_lo), len), len);
+    uint64_t v = load_value(&bytes, len);
+    gasnete_am_reply(tok, AMMPI_SHORT, GASNETE_H_GET_VAL_REPLY, NULL, 0, NULL, 4, GASNETE_HI(v),
+                     GASNETE_LO(v), t_hi, t_lo);
 }
 
-static void get_val_reply_h(gasnet_token_t tok, gasnet_handlerarg_t v_hi,
-                            gasnet_handlerarg_t v_lo, gasnet_handlerarg_t t_hi,
-                            gasnet_handlerarg_t t_lo)
+static void get_val_reply_h(ammpi_token_t tok, int32_t v_hi, int32_t v_lo, int32_t t_hi,
+                            int32_t t_lo)
 {
     (void)tok;
     uintptr_t t = (uintptr_t)GASNETE_U64(t_hi, t_lo);
-    gasnete_op_t *op = (gasnete_op_t *)(t & ~(uintptr_t)1);
-    if (((uintptr_t)op & 7) || !op || op->magic != OP_MAGIC)
-        gasneti_fatalerror("a get_val reply names %p, which is not an operation of this node",
-                           (void *)op);
-    op->value = GASNETE_U64(v_hi, v_lo);
+    gasnete_target_op(t)->value = GASNETE_U64(v_hi, v_lo);
     gasnete_complete(t);
 }
 
-#define H(index, fn) {index, (ammpi_handler_fn)(fn)}
+#define REQ(index, fn, cat, n) {index, (ammpi_handler_fn)(fn), (cat) | AMMPI_REQUEST, n}
+#define REP(index, fn, cat, n) {index, (ammpi_handler_fn)(fn), (cat) | AMMPI_REPLY, n}
 const gasneti_handler_t gasnete_handlers[] = {
-    H(GASNETE_H_PUT_MEDIUM, put_medium_h),
-    H(GASNETE_H_PUT_LONG, put_long_h),
-    H(GASNETE_H_ACK, ack_h),
-    H(GASNETE_H_GET, get_h),
-    H(GASNETE_H_GET_MEDIUM_REPLY, get_medium_reply_h),
-    H(GASNETE_H_GET_LONG_REPLY, get_long_reply_h),
-    H(GASNETE_H_MEMSET, memset_h),
-    H(GASNETE_H_PUT_VAL, put_val_h),
-    H(GASNETE_H_GET_VAL, get_val_h),
-    H(GASNETE_H_GET_VAL_REPLY, get_val_reply_h),
-    {0, NULL},
+    REQ(GASNETE_H_PUT_MEDIUM, put_medium_h, AMMPI_MEDIUM, 4),
+    REQ(GASNETE_H_PUT_LONG, put_long_h, AMMPI_LONG, 2),
+    REP(GASNETE_H_ACK, ack_h, AMMPI_SHORT, 2),
+    REQ(GASNETE_H_GET, get_h, AMMPI_SHORT, 8),
+    REP(GASNETE_H_GET_MEDIUM_REPLY, get_medium_reply_h, AMMPI_MEDIUM, 4),
+    REP(GASNETE_H_GET_LONG_REPLY, get_long_reply_h, AMMPI_LONG, 2),
+    REQ(GASNETE_H_MEMSET, memset_h, AMMPI_SHORT, 7),
+    REQ(GASNETE_H_PUT_VAL, put_val_h, AMMPI_SHORT, 7),
+    REQ(GASNETE_H_GET_VAL, get_val_h, AMMPI_SHORT, 5),
+    REP(GASNETE_H_GET_VAL_REPLY, get_val_reply_h, AMMPI_SHORT, 4),
+    {0, NULL, 0, 0},
 };

@@ -1,171 +1,394 @@
-/* gasnet.h: the GASNet-1 client API, spec 1.8, for the MPI conduit.
+/* gasnet.h: the GASNet-1 client API (spec 1.8) for the MPI conduit, a thin
+ * layer over the GASNet-EX engine (gasnetex.h, which this header
+ * includes): every GASNet-1 call acts on the "legacy" objects, the client
+ * gasnet_init (or gex_Client_Init with GEX_FLAG_USES_GASNET1) created, its
+ * primordial endpoint and team (gasnet_node_t = jobrank = rank there) and
+ * the segment gasnet_attach (or gex_Segment_Attach) bound to that
+ * endpoint; gasnet_QueryGexObjects hands them out so one program may use
+ * both APIs. GASNet-1 types are the EX types (gasnet_handle_t is
+ * gex_Event_t, and so on).
  *
  * The client defines exactly one of GASNET_SEQ, GASNET_PARSYNC, GASNET_PAR
- * before including this header (the makefile fragments do it). The build
- * configuration (debug or not, segment kind, page size) comes from
- * gasnet_config.h; gasnet_init is renamed after it, so a client compiled
- * for one thread mode or build fails to link against another library
- * instead of misbehaving at run time.
+ * before including this header. gasnet_init is renamed after the thread
+ * mode and the debug setting, so a client compiled for one mode fails to
+ * link against another library instead of misbehaving at run time.
  */
 #ifndef _GASNET_H
 #define _GASNET_H 1
 
-#ifdef _GASNET_TOOLS_H
-#error "include gasnet.h before gasnet_tools.h"
-#endif
-
-#if (defined(GASNET_SEQ) && (defined(GASNET_PARSYNC) || defined(GASNET_PAR))) || \
-    (defined(GASNET_PARSYNC) && defined(GASNET_PAR))
-#error "define exactly one of GASNET_SEQ, GASNET_PARSYNC or GASNET_PAR, not several"
-#elif defined(GASNET_SEQ)
-#undef GASNET_SEQ
-#define GASNET_SEQ 1
-#define GASNETI_THREADMODEL SEQ
-#elif defined(GASNET_PARSYNC)
-#undef GASNET_PARSYNC
-#define GASNET_PARSYNC 1
-#define GASNETI_THREADMODEL PARSYNC
-#elif defined(GASNET_PAR)
-#undef GASNET_PAR
-#define GASNET_PAR 1
-#define GASNETI_THREADMODEL PAR
-#else
-#error "define exactly one of GASNET_SEQ, GASNET_PARSYNC or GASNET_PAR before including gasnet.h"
-#endif
-
-#include <gasnet_config.h>
-
-#include <inttypes.h>
-#include <pthread.h>
-#include <stddef.h>
-#include <stdint.h>
-
-#if defined(GASNET_DEBUG) == defined(GASNET_NDEBUG)
-#error "gasnet_config.h must define exactly one of GASNET_DEBUG and GASNET_NDEBUG"
-#endif
+#include <gasnetex.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* ---- version and identification (spec 1.4, 1.5) */
 #define GASNET_SPEC_VERSION_MAJOR 1
 #define GASNET_SPEC_VERSION_MINOR 8
 #define GASNET_VERSION GASNET_SPEC_VERSION_MAJOR
-#define GASNET_CONDUIT_MPI 1
-#define GASNET_CONDUIT_NAME MPI
-#define GASNET_CONDUIT_NAME_STR "MPI"
-#define GASNET_CORE_NAME AMMPI
-#define GASNET_CORE_NAME_STR "AMMPI"
-#define GASNET_CORE_VERSION 1.0
-#define GASNET_CORE_VERSION_STR "1.0"
-#define GASNET_EXTENDED_NAME REFERENCE
-#define GASNET_EXTENDED_NAME_STR "REFERENCE"
-#define GASNET_EXTENDED_VERSION 1.0
-#define GASNET_EXTENDED_VERSION_STR "1.0"
 
-#define GASNETI_STRINGIFY_(x) #x
-#define GASNETI_STRINGIFY(x) GASNETI_STRINGIFY_(x)
-#define GASNETI_CONCAT_(a, b) a##b
-#define GASNETI_CONCAT(a, b) GASNETI_CONCAT_(a, b)
-
-#ifdef GASNET_DEBUG
-#define GASNETI_DEBUG_CONFIG debug
-#else
-#define GASNETI_DEBUG_CONFIG nodebug
-#endif
-#if UINTPTR_MAX == 0xffffffffffffffffu
-#define GASNETI_PTR_CONFIG 64bit
-#else
-#define GASNETI_PTR_CONFIG 32bit
-#endif
-
-#define GASNET_CONFIG_STRING                                                           \
-    "RELEASE=" GASNETI_STRINGIFY(GASNET_RELEASE_VERSION_MAJOR) "."                     \
-    GASNETI_STRINGIFY(GASNET_RELEASE_VERSION_MINOR) "."                                \
-    GASNETI_STRINGIFY(GASNET_RELEASE_VERSION_PATCH) ",SPEC=1.8,CONDUIT=MPI(AMMPI-1.0/" \
-    "REFERENCE-1.0),THREADMODEL=" GASNETI_STRINGIFY(GASNETI_THREADMODEL)               \
-    ",SEGMENT=FAST,PTR=" GASNETI_STRINGIFY(GASNETI_PTR_CONFIG) ",noalign,"             \
-    GASNETI_STRINGIFY(GASNETI_DEBUG_CONFIG)
-
-/* The link-time configuration check: gasnet_init's real name. */
-#define GASNETI_LINKCONFIG \
-    GASNETI_CONCAT(GASNETI_CONCAT(GASNETI_THREADMODEL, _FAST_), GASNETI_DEBUG_CONFIG)
 #define gasnet_init GASNETI_CONCAT(gasnet_init_GASNET_, GASNETI_LINKCONFIG)
 
-/* ---- limits (spec 1.3, 1.6, 1.7) */
-#define GASNET_PAGESIZE GASNETI_PAGESIZE
-#define GASNET_MAXNODES 0x7FFFFFFFu
-/* Segments are placed wherever mmap puts them, so the OS may randomise
- * them; each node learns every peer's base at attach. */
-#define GASNET_ALIGNED_SEGMENTS 0
-#define GASNET_NULL_ARGV_OK 1
-
-/* ---- types (spec 2) */
-typedef uint32_t gasnet_node_t;
-typedef uint8_t gasnet_handler_t;
-typedef int32_t gasnet_handlerarg_t;
-typedef void *gasnet_token_t;
-typedef uintptr_t gasnet_register_value_t;
-#if UINTPTR_MAX == 0xffffffffffffffffu
-#define SIZEOF_GASNET_REGISTER_VALUE_T 8
-#else
-#define SIZEOF_GASNET_REGISTER_VALUE_T 4
-#endif
-
-typedef struct gasnete_op *gasnet_handle_t;
-#define GASNET_INVALID_HANDLE ((gasnet_handle_t)0)
+/* ---- types (spec 2; EX §16.2) */
+typedef gex_Rank_t gasnet_node_t;
+typedef gex_AM_Index_t gasnet_handler_t;
+typedef gex_AM_Arg_t gasnet_handlerarg_t;
+typedef gex_Token_t gasnet_token_t;
+typedef gex_RMA_Value_t gasnet_register_value_t;
+#define SIZEOF_GASNET_REGISTER_VALUE_T SIZEOF_GEX_RMA_VALUE_T
+typedef gex_Event_t gasnet_handle_t;
+#define GASNET_INVALID_HANDLE GEX_EVENT_INVALID
 typedef struct gasnete_valget *gasnet_valget_handle_t;
-
+typedef gex_HSL_t gasnet_hsl_t;
+#define GASNET_HSL_INITIALIZER GEX_HSL_INITIALIZER
 typedef struct gasneti_handlerentry_s {
     gasnet_handler_t index; /* 0: don't care; overwritten by gasnet_attach */
     void (*fnptr)();
 } gasnet_handlerentry_t;
-
 typedef struct {
     void *addr;
-    uintptr_t size;
-} gasnet_seginfo_t;
+    size_t len;
+} gasnet_memvec_t;
 
-typedef struct {
-    gasnet_node_t host;      /* physical host id */
-    gasnet_node_t supernode; /* shared-memory group id */
-    uintptr_t offset;        /* add to a peer's segment address to access it locally */
-} gasnet_nodeinfo_t;
+/* ---- job control (spec 4) */
+int gasnet_init(int *argc, char ***argv);
+int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize,
+                  uintptr_t minheapoffset);
+#define gasnet_mynode() ((gasnet_node_t)gasneti_mynode)
+#define gasnet_nodes() ((gasnet_node_t)gasneti_nodes)
+void gasnet_QueryGexObjects(gex_Client_t *client_p, gex_EP_t *endpoint_p, gex_TM_t *tm_p,
+                            gex_Segment_t *segment_p);
 
-/* ---- errors (spec 3) */
-#define GASNET_OK 0
-#define GASNET_ERR_NOT_INIT 1
-#define GASNET_ERR_BAD_ARG 2
-#define GASNET_ERR_RESOURCE 3
-#define GASNET_ERR_NOT_READY 10004
-#define GASNET_ERR_BARRIER_MISMATCH 10005
-const char *gasnet_ErrorName(int errval);
-const char *gasnet_ErrorDesc(int errval);
+/* ---- Active Messages (spec 5): the EX calls on the legacy team */
+#define gasnet_AMMaxArgs() ((size_t)gex_AM_MaxArgs())
+#define gasnet_AMMaxMedium() ((size_t)gex_AM_LUBRequestMedium())
+#define gasnet_AMMaxLongRequest() ((size_t)gex_AM_LUBRequestLong())
+#define gasnet_AMMaxLongReply() ((size_t)gex_AM_LUBReplyLong())
+int gasnet_AMGetMsgSource(gasnet_token_t token, gasnet_node_t *srcindex);
 
-/* ---- thread discovery (spec 1.8) */
-typedef void *gasnet_threadinfo_t;
-extern __thread char gasneti_threadinfo_tag;
-#define GASNET_GET_THREADINFO() ((gasnet_threadinfo_t)&gasneti_threadinfo_tag)
-#define GASNET_POST_THREADINFO(info) \
-    gasnet_threadinfo_t gasneti_threadinfo_posted __attribute__((__unused__)) = (info)
-#define GASNET_BEGIN_FUNCTION() GASNET_POST_THREADINFO(GASNET_GET_THREADINFO())
+/* ---- no-interrupt sections and handler-safe locks (spec 6) */
+void gasnet_hold_interrupts(void);
+void gasnet_resume_interrupts(void);
+void gasnet_hsl_init(gasnet_hsl_t *hsl);
+void gasnet_hsl_destroy(gasnet_hsl_t *hsl);
+void gasnet_hsl_lock(gasnet_hsl_t *hsl);
+int gasnet_hsl_trylock(gasnet_hsl_t *hsl);
+void gasnet_hsl_unlock(gasnet_hsl_t *hsl);
 
-/* ---- handler-safe locks (spec 6.2); one layout in every build */
-typedef struct gasneti_hsl_s {
-    pthread_mutex_t lock;
-    unsigned magic;             /* GASNETI_HSL_MAGIC once initialised */
-    const void *owner;          /* holder's thread tag (debug builds) */
-    struct gasneti_hsl_s *next; /* the holder's previously locked HSL */
-} gasnet_hsl_t;
-#define GASNETI_HSL_MAGIC 0x48534c31u
-#define GASNET_HSL_INITIALIZER {PTHREAD_MUTEX_INITIALIZER, GASNETI_HSL_MAGIC, 0, 0}
+/* ---- extended API (spec 7). Errors are fatal, with a message naming the
+ * node, the call and the bad value. */
+/* Puts and gets try the on-node fast path (gasnet_extended.h) first. */
+void gasnete_g1_get(void *dest, gasnet_node_t node, void *src, size_t nbytes);
+void gasnete_g1_put(gasnet_node_t node, void *dest, void *src, size_t nbytes);
+void gasnete_g1_get_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes);
+void gasnete_g1_put_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes);
+gasnet_handle_t gasnete_g1_get_nb(void *dest, gasnet_node_t node, void *src, size_t nbytes);
+gasnet_handle_t gasnete_g1_put_nb(gasnet_node_t node, void *dest, void *src, size_t nbytes);
+gasnet_handle_t gasnete_g1_get_nb_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes);
+gasnet_handle_t gasnete_g1_put_nb_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes);
+void gasnete_g1_get_nbi(void *dest, gasnet_node_t node, void *src, size_t nbytes);
+void gasnete_g1_put_nbi(gasnet_node_t node, void *dest, void *src, size_t nbytes);
+void gasnete_g1_get_nbi_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes);
+void gasnete_g1_put_nbi_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes);
+
+static inline void gasnet_get(void *dest, gasnet_node_t node, void *src, size_t nbytes)
+{
+    if (!gasneti_fast_get(gasneti_tm0, dest, node, src, nbytes, 0)) gasnete_g1_get(dest, node, src, nbytes);
+}
+
+static inline void gasnet_put(gasnet_node_t node, void *dest, void *src, size_t nbytes)
+{
+    if (!gasneti_fast_put(gasneti_tm0, node, dest, src, nbytes, 0)) gasnete_g1_put(node, dest, src, nbytes);
+}
+
+static inline void gasnet_get_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes)
+{
+    if (!gasneti_fast_get(gasneti_tm0, dest, node, src, nbytes, 0)) gasnete_g1_get_bulk(dest, node, src, nbytes);
+}
+
+static inline void gasnet_put_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes)
+{
+    if (!gasneti_fast_put(gasneti_tm0, node, dest, src, nbytes, 0)) gasnete_g1_put_bulk(node, dest, src, nbytes);
+}
+
+static inline gasnet_handle_t gasnet_get_nb(void *dest, gasnet_node_t node, void *src, size_t nbytes)
+{
+    if (gasneti_fast_get(gasneti_tm0, dest, node, src, nbytes, 0)) return GASNET_INVALID_HANDLE;
+    return gasnete_g1_get_nb(dest, node, src, nbytes);
+}
+
+static inline gasnet_handle_t gasnet_put_nb(gasnet_node_t node, void *dest, void *src, size_t nbytes)
+{
+    if (gasneti_fast_put(gasneti_tm0, node, dest, src, nbytes, 0)) return GASNET_INVALID_HANDLE;
+    return gasnete_g1_put_nb(node, dest, src, nbytes);
+}
+
+static inline gasnet_handle_t gasnet_get_nb_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes)
+{
+    if (gasneti_fast_get(gasneti_tm0, dest, node, src, nbytes, 0)) return GASNET_INVALID_HANDLE;
+    return gasnete_g1_get_nb_bulk(dest, node, src, nbytes);
+}
+
+static inline gasnet_handle_t gasnet_put_nb_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes)
+{
+    if (gasneti_fast_put(gasneti_tm0, node, dest, src, nbytes, 0)) return GASNET_INVALID_HANDLE;
+    return gasnete_g1_put_nb_bulk(node, dest, src, nbytes);
+}
+
+static inline void gasnet_get_nbi(void *dest, gasnet_node_t node, void *src, size_t nbytes)
+{
+    if (!gasneti_fast_get(gasneti_tm0, dest, node, src, nbytes, 0)) gasnete_g1_get_nbi(dest, node, src, nbytes);
+}
+
+static inline void gasnet_put_nbi(gasnet_node_t node, void *dest, void *src, size_t nbytes)
+{
+    if (!gasneti_fast_put(gasneti_tm0, node, dest, src, nbytes, 0)) gasnete_g1_put_nbi(node, dest, src, nbytes);
+}
+
+static inline void gasnet_get_nbi_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes)
+{
+    if (!gasneti_fast_get(gasneti_tm0, dest, node, src, nbytes, 0)) gasnete_g1_get_nbi_bulk(dest, node, src, nbytes);
+}
+
+static inline void gasnet_put_nbi_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes)
+{
+    if (!gasneti_fast_put(gasneti_tm0, node, dest, src, nbytes, 0)) gasnete_g1_put_nbi_bulk(node, dest, src, nbytes);
+}
+
+void gasnet_memset(gasnet_node_t node, void *dest, int val, size_t nbytes);
+gasnet_handle_t gasnet_memset_nb(gasnet_node_t node, void *dest, int val, size_t nbytes);
+void gasnet_memset_nbi(gasnet_node_t node, void *dest, int val, size_t nbytes);
+
+void gasnet_wait_syncnb(gasnet_handle_t handle);
+int gasnet_try_syncnb(gasnet_handle_t handle);
+void gasnet_wait_syncnb_all(gasnet_handle_t *handles, size_t numhandles);
+int gasnet_try_syncnb_all(gasnet_handle_t *handles, size_t numhandles);
+void gasnet_wait_syncnb_some(gasnet_handle_t *handles, size_t numhandles);
+int gasnet_try_syncnb_some(gasnet_handle_t *handles, size_t numhandles);
+int gasnet_try_syncnb_nopoll(gasnet_handle_t handle);
+int gasnet_try_syncnb_all_nopoll(gasnet_handle_t *handles, size_t numhandles);
+int gasnet_try_syncnb_some_nopoll(gasnet_handle_t *handles, size_t numhandles);
+
+void gasnet_wait_syncnbi_gets(void);
+void gasnet_wait_syncnbi_puts(void);
+void gasnet_wait_syncnbi_all(void);
+int gasnet_try_syncnbi_gets(void);
+int gasnet_try_syncnbi_puts(void);
+int gasnet_try_syncnbi_all(void);
+
+void gasnet_begin_nbi_accessregion(void);
+gasnet_handle_t gasnet_end_nbi_accessregion(void);
+
+void gasnet_put_val(gasnet_node_t node, void *dest, gasnet_register_value_t value, size_t nbytes);
+gasnet_handle_t gasnet_put_nb_val(gasnet_node_t node, void *dest, gasnet_register_value_t value,
+                                  size_t nbytes);
+void gasnet_put_nbi_val(gasnet_node_t node, void *dest, gasnet_register_value_t value,
+                        size_t nbytes);
+gasnet_register_value_t gasnet_get_val(gasnet_node_t node, void *src, size_t nbytes);
+gasnet_valget_handle_t gasnet_get_nb_val(gasnet_node_t node, void *src, size_t nbytes);
+gasnet_register_value_t gasnet_wait_syncnb_valget(gasnet_valget_handle_t handle);
+
+/* ---- GASNet-1 VIS (EX §16.4): the gex_VIS_* calls (gasnet_vis.h) on the
+ * legacy team, flags 0, with GASNet-1 names in their error messages.
+ * Strided metadata is translated: elemsz = count[0], the EX counts are
+ * count[1..stridelevels], and the strides (size_t here) must not
+ * transpose: strides[0] >= count[0], strides[i] >= count[i] * strides[i-1]. */
+void gasnet_putv_bulk(gasnet_node_t dstnode, size_t dstcount, gasnet_memvec_t dstlist[],
+                      size_t srccount, gasnet_memvec_t srclist[]);
+void gasnet_getv_bulk(size_t dstcount, gasnet_memvec_t dstlist[], gasnet_node_t srcnode,
+                      size_t srccount, gasnet_memvec_t srclist[]);
+void gasnet_puti_bulk(gasnet_node_t dstnode, size_t dstcount, void *dstlist[], size_t dstlen,
+                      size_t srccount, void *srclist[], size_t srclen);
+void gasnet_geti_bulk(size_t dstcount, void *dstlist[], size_t dstlen, gasnet_node_t srcnode,
+                      size_t srccount, void *srclist[], size_t srclen);
+void gasnet_puts_bulk(gasnet_node_t dstnode, void *dstaddr, const size_t dststrides[],
+                      void *srcaddr, const size_t srcstrides[], const size_t count[],
+                      size_t stridelevels);
+void gasnet_gets_bulk(void *dstaddr, const size_t dststrides[], gasnet_node_t srcnode,
+                      void *srcaddr, const size_t srcstrides[], const size_t count[],
+                      size_t stridelevels);
+gasnet_handle_t gasnet_putv_nb_bulk(gasnet_node_t dstnode, size_t dstcount,
+                                    gasnet_memvec_t dstlist[], size_t srccount,
+                                    gasnet_memvec_t srclist[]);
+gasnet_handle_t gasnet_getv_nb_bulk(size_t dstcount, gasnet_memvec_t dstlist[],
+                                    gasnet_node_t srcnode, size_t srccount,
+                                    gasnet_memvec_t srclist[]);
+gasnet_handle_t gasnet_puti_nb_bulk(gasnet_node_t dstnode, size_t dstcount, void *dstlist[],
+                                    size_t dstlen, size_t srccount, void *srclist[],
+                                    size_t srclen);
+gasnet_handle_t gasnet_geti_nb_bulk(size_t dstcount, void *dstlist[], size_t dstlen,
+                                    gasnet_node_t srcnode, size_t srccount, void *srclist[],
+                                    size_t srclen);
+gasnet_handle_t gasnet_puts_nb_bulk(gasnet_node_t dstnode, void *dstaddr,
+                                    const size_t dststrides[], void *srcaddr,
+                                    const size_t srcstrides[], const size_t count[],
+                                    size_t stridelevels);
+gasnet_handle_t gasnet_gets_nb_bulk(void *dstaddr, const size_t dststrides[],
+                                    gasnet_node_t srcnode, void *srcaddr,
+                                    const size_t srcstrides[], const size_t count[],
+                                    size_t stridelevels);
+void gasnet_putv_nbi_bulk(gasnet_node_t dstnode, size_t dstcount, gasnet_memvec_t dstlist[],
+                          size_t srccount, gasnet_memvec_t srclist[]);
+void gasnet_getv_nbi_bulk(size_t dstcount, gasnet_memvec_t dstlist[], gasnet_node_t srcnode,
+                          size_t srccount, gasnet_memvec_t srclist[]);
+void gasnet_puti_nbi_bulk(gasnet_node_t dstnode, size_t dstcount, void *dstlist[],
+                          size_t dstlen, size_t srccount, void *srclist[], size_t srclen);
+void gasnet_geti_nbi_bulk(size_t dstcount, void *dstlist[], size_t dstlen,
+                          gasnet_node_t srcnode, size_t srccount, void *srclist[],
+                          size_t srclen);
+void gasnet_puts_nbi_bulk(gasnet_node_t dstnode, void *dstaddr, const size_t dststrides[],
+                          void *srcaddr, const size_t srcstrides[], const size_t count[],
+                          size_t stridelevels);
+void gasnet_gets_nbi_bulk(void *dstaddr, const size_t dststrides[], gasnet_node_t srcnode,
+                          void *srcaddr, const size_t srcstrides[], const size_t count[],
+                          size_t stridelevels);
+
+/* GASNet-1's barrier flag for images (no longer in EX) */
+#define GASNET_BARRIERFLAG_IMAGES 4
+
+/* ---- the numbered AM families, as EX calls on the legacy team; each
+ * returns 0 or a GASNET_ERR_* code */
+
+#define gasnet_AMRequestShort0(d, h) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 0)
+#define gasnet_AMRequestShort1(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gasnet_AMRequestShort2(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gasnet_AMRequestShort3(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gasnet_AMRequestShort4(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gasnet_AMRequestShort5(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gasnet_AMRequestShort6(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gasnet_AMRequestShort7(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gasnet_AMRequestShort8(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gasnet_AMRequestShort9(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gasnet_AMRequestShort10(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gasnet_AMRequestShort11(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gasnet_AMRequestShort12(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gasnet_AMRequestShort13(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gasnet_AMRequestShort14(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gasnet_AMRequestShort15(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gasnet_AMRequestShort16(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 16 GASNETI_ARGS16(__VA_ARGS__))
+
+#define gasnet_AMRequestMedium0(d, h, s, n) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 0)
+#define gasnet_AMRequestMedium1(d, h, s, n, ...) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gasnet_AMRequestMedium2(d, h, s, n, ...) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gasnet_AMRequestMedium3(d, h, s, n, ...) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gasnet_AMRequestMedium4(d, h, s, n, ...) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gasnet_AMRequestMedium5(d, h, s, n, ...) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gasnet_AMRequestMedium6(d, h, s, n, ...) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gasnet_AMRequestMedium7(d, h, s, n, ...) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gasnet_AMRequestMedium8(d, h, s, n, ...) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gasnet_AMRequestMedium9(d, h, s, n, ...) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gasnet_AMRequestMedium10(d, h, s, n, ...) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gasnet_AMRequestMedium11(d, h, s, n, ...) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gasnet_AMRequestMedium12(d, h, s, n, ...) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gasnet_AMRequestMedium13(d, h, s, n, ...) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gasnet_AMRequestMedium14(d, h, s, n, ...) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gasnet_AMRequestMedium15(d, h, s, n, ...) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gasnet_AMRequestMedium16(d, h, s, n, ...) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 16 GASNETI_ARGS16(__VA_ARGS__))
+
+#define gasnet_AMRequestLong0(d, h, s, n, a) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 0)
+#define gasnet_AMRequestLong1(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gasnet_AMRequestLong2(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gasnet_AMRequestLong3(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gasnet_AMRequestLong4(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gasnet_AMRequestLong5(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gasnet_AMRequestLong6(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gasnet_AMRequestLong7(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gasnet_AMRequestLong8(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gasnet_AMRequestLong9(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gasnet_AMRequestLong10(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gasnet_AMRequestLong11(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gasnet_AMRequestLong12(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gasnet_AMRequestLong13(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gasnet_AMRequestLong14(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gasnet_AMRequestLong15(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gasnet_AMRequestLong16(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 16 GASNETI_ARGS16(__VA_ARGS__))
+
+#define gasnet_AMRequestLongAsync0(d, h, s, n, a) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 0)
+#define gasnet_AMRequestLongAsync1(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gasnet_AMRequestLongAsync2(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gasnet_AMRequestLongAsync3(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gasnet_AMRequestLongAsync4(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gasnet_AMRequestLongAsync5(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gasnet_AMRequestLongAsync6(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gasnet_AMRequestLongAsync7(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gasnet_AMRequestLongAsync8(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gasnet_AMRequestLongAsync9(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gasnet_AMRequestLongAsync10(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gasnet_AMRequestLongAsync11(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gasnet_AMRequestLongAsync12(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gasnet_AMRequestLongAsync13(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gasnet_AMRequestLongAsync14(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gasnet_AMRequestLongAsync15(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gasnet_AMRequestLongAsync16(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 16 GASNETI_ARGS16(__VA_ARGS__))
+
+#define gasnet_AMReplyShort0(t, h) gasnetc_AMReplyShort(t, h, GASNETI_FLAG_LEGACY_CALL, 0)
+#define gasnet_AMReplyShort1(t, h, ...) gasnetc_AMReplyShort(t, h, GASNETI_FLAG_LEGACY_CALL, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gasnet_AMReplyShort2(t, h, ...) gasnetc_AMReplyShort(t, h, GASNETI_FLAG_LEGACY_CALL, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gasnet_AMReplyShort3(t, h, ...) gasnetc_AMReplyShort(t, h, GASNETI_FLAG_LEGACY_CALL, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gasnet_AMReplyShort4(t, h, ...) gasnetc_AMReplyShort(t, h, GASNETI_FLAG_LEGACY_CALL, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gasnet_AMReplyShort5(t, h, ...) gasnetc_AMReplyShort(t, h, GASNETI_FLAG_LEGACY_CALL, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gasnet_AMReplyShort6(t, h, ...) gasnetc_AMReplyShort(t, h, GASNETI_FLAG_LEGACY_CALL, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gasnet_AMReplyShort7(t, h, ...) gasnetc_AMReplyShort(t, h, GASNETI_FLAG_LEGACY_CALL, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gasnet_AMReplyShort8(t, h, ...) gasnetc_AMReplyShort(t, h, GASNETI_FLAG_LEGACY_CALL, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gasnet_AMReplyShort9(t, h, ...) gasnetc_AMReplyShort(t, h, GASNETI_FLAG_LEGACY_CALL, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gasnet_AMReplyShort10(t, h, ...) gasnetc_AMReplyShort(t, h, GASNETI_FLAG_LEGACY_CALL, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gasnet_AMReplyShort11(t, h, ...) gasnetc_AMReplyShort(t, h, GASNETI_FLAG_LEGACY_CALL, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gasnet_AMReplyShort12(t, h, ...) gasnetc_AMReplyShort(t, h, GASNETI_FLAG_LEGACY_CALL, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gasnet_AMReplyShort13(t, h, ...) gasnetc_AMReplyShort(t, h, GASNETI_FLAG_LEGACY_CALL, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gasnet_AMReplyShort14(t, h, ...) gasnetc_AMReplyShort(t, h, GASNETI_FLAG_LEGACY_CALL, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gasnet_AMReplyShort15(t, h, ...) gasnetc_AMReplyShort(t, h, GASNETI_FLAG_LEGACY_CALL, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gasnet_AMReplyShort16(t, h, ...) gasnetc_AMReplyShort(t, h, GASNETI_FLAG_LEGACY_CALL, 16 GASNETI_ARGS16(__VA_ARGS__))
+
+#define gasnet_AMReplyMedium0(t, h, s, n) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 0)
+#define gasnet_AMReplyMedium1(t, h, s, n, ...) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gasnet_AMReplyMedium2(t, h, s, n, ...) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gasnet_AMReplyMedium3(t, h, s, n, ...) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gasnet_AMReplyMedium4(t, h, s, n, ...) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gasnet_AMReplyMedium5(t, h, s, n, ...) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gasnet_AMReplyMedium6(t, h, s, n, ...) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gasnet_AMReplyMedium7(t, h, s, n, ...) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gasnet_AMReplyMedium8(t, h, s, n, ...) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gasnet_AMReplyMedium9(t, h, s, n, ...) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gasnet_AMReplyMedium10(t, h, s, n, ...) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gasnet_AMReplyMedium11(t, h, s, n, ...) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gasnet_AMReplyMedium12(t, h, s, n, ...) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gasnet_AMReplyMedium13(t, h, s, n, ...) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gasnet_AMReplyMedium14(t, h, s, n, ...) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gasnet_AMReplyMedium15(t, h, s, n, ...) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gasnet_AMReplyMedium16(t, h, s, n, ...) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 16 GASNETI_ARGS16(__VA_ARGS__))
+
+#define gasnet_AMReplyLong0(t, h, s, n, a) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 0)
+#define gasnet_AMReplyLong1(t, h, s, n, a, ...) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gasnet_AMReplyLong2(t, h, s, n, a, ...) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gasnet_AMReplyLong3(t, h, s, n, a, ...) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gasnet_AMReplyLong4(t, h, s, n, a, ...) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gasnet_AMReplyLong5(t, h, s, n, a, ...) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gasnet_AMReplyLong6(t, h, s, n, a, ...) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gasnet_AMReplyLong7(t, h, s, n, a, ...) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gasnet_AMReplyLong8(t, h, s, n, a, ...) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gasnet_AMReplyLong9(t, h, s, n, a, ...) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gasnet_AMReplyLong10(t, h, s, n, a, ...) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gasnet_AMReplyLong11(t, h, s, n, a, ...) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gasnet_AMReplyLong12(t, h, s, n, a, ...) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gasnet_AMReplyLong13(t, h, s, n, a, ...) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gasnet_AMReplyLong14(t, h, s, n, a, ...) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gasnet_AMReplyLong15(t, h, s, n, a, ...) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gasnet_AMReplyLong16(t, h, s, n, a, ...) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 16 GASNETI_ARGS16(__VA_ARGS__))
+
+/* Reference extension: unnumbered forms taking the argument count first
+ * (the arguments are not cast: pass ints). */
+#define gasnet_AMRequestShort(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, __VA_ARGS__)
+#define gasnet_AMRequestMedium(d, h, s, nb, ...) \
+    gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, nb, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, __VA_ARGS__)
+#define gasnet_AMRequestLong(d, h, s, nb, a, ...) \
+    gasnetc_AMRequestLong(gasneti_tm0, d, h, s, nb, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, __VA_ARGS__)
+#define gasnet_AMRequestLongAsync gasnet_AMRequestLong
+#define gasnet_AMReplyShort(t, h, ...) gasnetc_AMReplyShort(t, h, GASNETI_FLAG_LEGACY_CALL, __VA_ARGS__)
+#define gasnet_AMReplyMedium(t, h, s, nb, ...) \
+    gasnetc_AMReplyMedium(t, h, s, nb, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, __VA_ARGS__)
+#define gasnet_AMReplyLong(t, h, s, nb, a, ...) \
+    gasnetc_AMReplyLong(t, h, s, nb, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, __VA_ARGS__)
 
 #ifdef __cplusplus
 }
 #endif
-
-#include <gasnet_core.h>
-#include <gasnet_extended.h>
-
 #endif

@@ -1,12 +1,19 @@
-# Builds one flavour (opt, debug, asan, tsan) into build/$(FLAVOR):
+# Builds one flavour (opt, debug, asan, tsan, fuzz) into build/$(FLAVOR):
 #   lib/libammpi.a                       AM-over-MPI transport (any thread mode)
 #   lib/libgasnet-mpi-{seq,par,parsync}.a
 #   lib/libgasnet_tools-{seq,par}.a
 #   include/gasnet_config.h              the flavour's configuration
 #   tests/..., bench/...                 test and benchmark programs
+#   fuzz/<target>                        (fuzz only) the libFuzzer harnesses
+#                                        of tests/fuzz/, see docs/fuzzing.md
 FLAVOR ?= opt
 B := build/$(FLAVOR)
 CC := mpicc
+# libFuzzer comes with clang: the fuzz flavour compiles the library with it
+# (MPICH's mpicc takes the compiler from MPICH_CC).
+ifeq ($(FLAVOR),fuzz)
+CC := MPICH_CC=clang mpicc
+endif
 # Tools-only programs need no MPI (and MPI's UCX memory hooks crash under
 # ThreadSanitizer): plain compilers build them.
 TOOLS_CC := cc
@@ -17,8 +24,10 @@ CFLAGS_opt := -O2 -g
 CFLAGS_debug := -O0 -g
 CFLAGS_asan := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
 CFLAGS_tsan := -O1 -g -fsanitize=thread -Wno-tsan # TSan cannot model fences; it says so
+CFLAGS_fuzz := -O1 -g -fno-omit-frame-pointer -fsanitize=fuzzer-no-link,address,undefined \
+    -fno-sanitize-recover=undefined -Wno-unknown-warning-option # gcc-only pragmas
 ifeq ($(CFLAGS_$(FLAVOR)),)
-$(error unknown FLAVOR=$(FLAVOR): use opt, debug, asan or tsan)
+$(error unknown FLAVOR=$(FLAVOR): use opt, debug, asan, tsan or fuzz)
 endif
 CFLAGS := -std=gnu11 -Wall -Wextra -Werror -pthread $(CFLAGS_$(FLAVOR))
 LDFLAGS := -pthread $(filter -fsanitize=%,$(CFLAGS_$(FLAVOR)))
@@ -29,24 +38,29 @@ DEBUG_DEF := $(if $(filter debug,$(FLAVOR)),GASNET_DEBUG,GASNET_NDEBUG)
 HAVE_OFI := $(if $(wildcard core-native/ofi.c),$(shell pkg-config --exists libfabric 2>/dev/null && echo 1))
 HAVE_VERBS := $(if $(wildcard core-native/verbs.c),$(shell printf '\043include <infiniband/verbs.h>\nint main(void){return ibv_get_device_list(0)!=0;}\n' | $(CC) -x c - -libverbs -o /dev/null 2>/dev/null && echo 1))
 HAVE_HWLOC := $(shell pkg-config --exists hwloc 2>/dev/null && echo 1)
-NATIVE_LIBS := $(if $(HAVE_OFI),-lfabric) $(if $(HAVE_VERBS),-libverbs) $(if $(HAVE_HWLOC),-lhwloc)
+# The CUDA memory class needs only the headers at build time (the driver
+# is opened at run time): built when cuda.h is found.
+CUDA_INC ?= /usr/local/cuda/include
+HAVE_CUDA := $(if $(wildcard $(CUDA_INC)/cuda.h),1)
+NATIVE_LIBS := $(if $(HAVE_OFI),-lfabric) $(if $(HAVE_VERBS),-libverbs) $(if $(HAVE_HWLOC),-lhwloc) -ldl
 
-CPPFLAGS := -D_GNU_SOURCE=1 -I$(B)/include -Iinclude -Icore-mpi -Iammpi -Iextended -Ibarrier -Icore-native -Itools
+CPPFLAGS := -D_GNU_SOURCE=1 -I$(B)/include -Iinclude -Icore-mpi -Iammpi -Iextended -Ibarrier -Icoll -Icore-native -Imemkind -Itools
 MODES := seq par parsync
 MODE_DEF_seq := -DGASNET_SEQ
 MODE_DEF_par := -DGASNET_PAR -D_REENTRANT
 MODE_DEF_parsync := -DGASNET_PARSYNC -D_REENTRANT
 
 AMMPI_SRCS := $(wildcard ammpi/*.c)
-GASNET_SRCS := $(wildcard core-mpi/*.c extended/*.c barrier/*.c) core-native/rma.c core-native/shm.c \
+TOOLS_SRCS := $(wildcard tools/*.c)
+GASNET_SRCS := $(wildcard core-mpi/*.c extended/*.c barrier/*.c coll/*.c) core-native/rma.c core-native/shm.c core-native/shmam.c \
     core-native/topology.c $(if $(HAVE_OFI),core-native/ofi.c) $(if $(HAVE_VERBS),core-native/verbs.c) \
-    tools/gasnet_tools.c
-TOOLS_SRCS := tools/gasnet_tools.c
+    memkind/memkind.c memkind/emulated.c $(if $(HAVE_CUDA),memkind/cuda.c) \
+    $(TOOLS_SRCS)
 TEST_SRCS := $(wildcard tests/*.c)
 AMMPI_TESTS := $(filter tests/ammpi_%,$(TEST_SRCS))
 TOOLS_TESTS := $(filter tests/tools_%,$(TEST_SRCS)) $(wildcard tests/tools_*.cc)
 GASNET_TESTS := $(filter-out $(AMMPI_TESTS) $(TOOLS_TESTS),$(TEST_SRCS))
-BENCH_SRCS := $(wildcard bench/pingpong/*.c bench/flood/*.c bench/barrier/*.c)
+BENCH_SRCS := $(wildcard bench/pingpong/*.c bench/flood/*.c bench/barrier/*.c bench/ratomic/*.c bench/vis/*.c bench/coll/*.c)
 
 CONFIG_H := $(B)/include/gasnet_config.h
 LIBAMMPI := $(B)/lib/libammpi.a
@@ -75,16 +89,26 @@ ifeq ($(filter opt asan,$(FLAVOR)),)
 FAKEVERBS_BINS :=
 endif
 ifeq ($(FLAVOR),tsan)
-TEST_BINS := $(foreach t,par_stress ext_threads interop_mpi progress_thread,$(B)/tests/par/$(t)) \
-    $(B)/tests/seq/progress_thread $(B)/tests/tools/tools_basic-par
+TEST_BINS := $(foreach t,par_stress ext_threads ex_threads interop_mpi progress_thread ex_ratomic ex_mk ex_coll ex_pack ex_eps,$(B)/tests/par/$(t)) \
+    $(B)/tests/seq/progress_thread $(B)/tests/tools/tools_basic-par $(B)/tests/tools/tools_debugmalloc-par
+endif
+
+# The fuzz flavour builds the SEQ library and the harnesses only.
+FUZZ_SRCS := $(wildcard tests/fuzz/*.c)
+FUZZ_BINS :=
+ifeq ($(FLAVOR),fuzz)
+GASNET_LIBS := $(B)/lib/libgasnet-mpi-seq.a
+TOOLS_LIBS :=
+TEST_BINS :=
+FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
 endif
 
 .PHONY: all install
-all: $(LIBAMMPI) $(GASNET_LIBS) $(TOOLS_LIBS) $(TEST_BINS) $(FAKEVERBS_BINS) $(BENCH_BINS) $(B)/flags.sh
+all: $(LIBAMMPI) $(GASNET_LIBS) $(TOOLS_LIBS) $(TEST_BINS) $(FAKEVERBS_BINS) $(BENCH_BINS) $(FUZZ_BINS) $(B)/flags.sh
 
 $(CONFIG_H): mk/flavor.mk scripts/gen-config.sh $(wildcard core-native/ofi.c core-native/verbs.c)
 	@mkdir -p $(dir $@)
-	@scripts/gen-config.sh $(DEBUG_DEF) "$(HAVE_OFI)" "$(HAVE_VERBS)" "$(HAVE_HWLOC)" > $@.tmp && mv $@.tmp $@
+	@scripts/gen-config.sh $(DEBUG_DEF) "$(HAVE_OFI)" "$(HAVE_VERBS)" "$(HAVE_HWLOC)" "$(HAVE_CUDA)" > $@.tmp && mv $@.tmp $@
 
 # What scripts/install.sh and the tests need to know about this build, as
 # shell assignments.
@@ -106,13 +130,14 @@ define mode_rules
 $(B)/obj/$(1)/%.o: %.c $(CONFIG_H)
 	@mkdir -p $$(dir $$@)
 	@echo "  CC      $$@"
-	@$(CC) $(CPPFLAGS) $(MODE_DEF_$(1)) $(CFLAGS) -MMD -MP -c $$< -o $$@
+	@$(CC) $(CPPFLAGS) $$(FILE_CPPFLAGS) $(MODE_DEF_$(1)) $(CFLAGS) -MMD -MP -c $$< -o $$@
 
 $(B)/lib/libgasnet-mpi-$(1).a: $(patsubst %.c,$(B)/obj/$(1)/%.o,$(GASNET_SRCS))
 	@mkdir -p $$(dir $$@)
 	@rm -f $$@ && ar rcs $$@ $$^
 endef
 $(foreach m,$(MODES),$(eval $(call mode_rules,$(m))))
+$(B)/obj/%/memkind/cuda.o: FILE_CPPFLAGS := -I$(CUDA_INC)
 
 $(B)/obj/tools-seq/%.o: %.c $(CONFIG_H)
 	@mkdir -p $(dir $@)
@@ -122,7 +147,7 @@ $(B)/obj/tools-par/%.o: %.c $(CONFIG_H)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
 	@$(CC) $(CPPFLAGS) -DGASNETT_THREAD_SAFE=1 -D_REENTRANT $(CFLAGS) -MMD -MP -c $< -o $@
-$(B)/lib/libgasnet_tools-%.a: $(B)/obj/tools-%/tools/gasnet_tools.o
+$(B)/lib/libgasnet_tools-%.a: $(addprefix $(B)/obj/tools-%/,$(TOOLS_SRCS:.c=.o))
 	@mkdir -p $(dir $@)
 	@rm -f $@ && ar rcs $@ $^
 
@@ -155,7 +180,7 @@ $(foreach m,seq par,$(eval $(call fakeverbs_rules,$(m))))
 # the PAR model.
 TOOLS_PAR_DEF := -DGASNETT_THREAD_SAFE=1 -D_REENTRANT
 CXXFLAGS := $(filter-out -std=gnu11,$(CFLAGS)) -std=gnu++11
-TOOLS_HDRS := tools/gasnet_tools.h $(CONFIG_H)
+TOOLS_HDRS := tools/gasnet_tools.h tools/gasnet_tools_internal.h include/gasnet_fwd.h $(CONFIG_H)
 $(B)/tests/tools/%-seq: tests/%.c $(B)/lib/libgasnet_tools-seq.a $(TOOLS_HDRS)
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
@@ -177,6 +202,15 @@ $(B)/tests/tools/headercheck.ok: tests/tools_headercheck.sh $(TOOLS_HDRS)
 	@mkdir -p $(dir $@)
 	@tests/tools_headercheck.sh "$(TOOLS_CC)" "$(TOOLS_CXX)" "$(CPPFLAGS) $(filter-out -pthread,$(CFLAGS))" $(dir $@)hc
 	@touch $@
+
+# Fuzz harnesses: libFuzzer's main, over the SEQ library. A harness that
+# feeds the library's handlers defines __wrap_gasneti_fatalerror, so that a
+# message rejected as fatal ends that input and not the run.
+$(B)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(B)/lib/libgasnet-mpi-seq.a $(LIBAMMPI)
+	@mkdir -p $(dir $@)
+	@echo "  LINK    $@"
+	@$(CC) $(CPPFLAGS) -Itests/fuzz $(MODE_DEF_seq) $(CFLAGS) $< -o $@ -fsanitize=fuzzer,address,undefined \
+	    -pthread -Wl,--wrap=gasneti_fatalerror $(B)/lib/libgasnet-mpi-seq.a $(LIBAMMPI) $(NATIVE_LIBS) -lm
 
 # Benchmarks: SEQ clients.
 $(B)/bench/%: bench/%.c $(B)/lib/libgasnet-mpi-seq.a $(LIBAMMPI) $(wildcard bench/*.h)

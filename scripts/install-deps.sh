@@ -5,7 +5,8 @@
 set -eu
 
 PACKAGES="build-essential make pkg-config mpich libmpich-dev libfabric-dev libfabric-bin \
-libibverbs-dev ibverbs-providers libhwloc-dev hwloc gnuplot-nox procps"
+libibverbs-dev ibverbs-providers libhwloc-dev hwloc gnuplot-nox procps iproute2 \
+clang libclang-rt-dev"
 
 missing=""
 for p in $PACKAGES; do

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Installs one build flavour in the layout GASNet-1 clients expect
 # (../shared/spec/install-layout.md):
-#   include/{gasnet.h,gasnet_tools.h,gasnet_config.h,ammpi.h}
+#   include/{gasnet.h,gasnetex.h,gasnet_fwd.h,gasnet_tools.h,gasnet_config.h,ammpi.h}
 #   include/mpi-conduit/{gasnet_core.h,gasnet_extended.h,mpi-{seq,par,parsync}.mak}
 #   include/gasnet_tools-{seq,par}.mak
 #   lib/libgasnet-mpi-{seq,par,parsync}.a lib/libammpi.a lib/libgasnet_tools-{seq,par}.a
@@ -19,7 +19,7 @@ version=$(awk '/GASNET_RELEASE_VERSION_(MAJOR|MINOR|PATCH)/ {v = v (v ? "." : ""
     "$build/include/gasnet_config.h")
 
 mkdir -p "$prefix/include/mpi-conduit" "$prefix/lib/pkgconfig" "$prefix/bin"
-install -m 644 include/gasnet.h tools/gasnet_tools.h ammpi/ammpi.h "$build/include/gasnet_config.h" \
+install -m 644 include/*.h tools/gasnet_tools.h ammpi/ammpi.h "$build/include/gasnet_config.h" \
     "$prefix/include/"
 install -m 644 core-mpi/gasnet_core.h extended/gasnet_extended.h "$prefix/include/mpi-conduit/"
 install -m 644 "$build"/lib/libgasnet-mpi-*.a "$build/lib/libammpi.a" "$build"/lib/libgasnet_tools-*.a \

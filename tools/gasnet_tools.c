@@ -45,6 +45,7 @@
 #include <stdarg.h>
 #include <strings.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/time.h>
 
 char *(*gasneti_tools_getenv_hook)(const char *name) = NULL;
@@ -87,20 +88,44 @@ uint64_t gasnett_gettimeofday_us(void)
     return (uint64_t)tv.tv_sec * 1000000u + (uint64_t)tv.tv_usec;
 }
 
+/* An absolute deadline on the clock gasnett_ticks_now() reads, so a sleep
+ * cut short by a signal resumes for what is left and never ends early. */
+int gasnett_nsleep(uint64_t ns)
+{
+    struct timespec until;
+    uint64_t sec = ns / 1000000000u;
+    int rc;
+
+    if (clock_gettime(CLOCK_MONOTONIC, &until) != 0) return -1;
+    /* Clamped to 2^31 s (68 years), which no time_t sum can overflow. */
+    if (sec > (uint64_t)INT32_MAX) sec = (uint64_t)INT32_MAX;
+    until.tv_sec += (time_t)sec;
+    until.tv_nsec += (long)(ns % 1000000000u);
+    if (until.tv_nsec >= 1000000000L) {
+        until.tv_sec++;
+        until.tv_nsec -= 1000000000L;
+    }
+    while ((rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &until, NULL)) == EINTR) {
+    }
+    if (rc) {
+        errno = rc;
+        return -1;
+    }
+    return 0;
+}
+
 /* ---- fatal errors, freezing ------------------------------------------ */
 
 volatile int gasneti_frozen = 0;
 static int fatal_depth;
 
-void gasnett_fatalerror(const char *fmt, ...)
+static void vfatalerror(const char *fmt, va_list ap) GASNETT_NORETURN;
+static void vfatalerror(const char *fmt, va_list ap)
 {
     char msg[2048];
-    va_list ap;
     size_t len;
 
-    va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
     len = strlen(msg);
     fflush(stdout);
     fprintf(stderr, "*** FATAL ERROR: %s%s", msg, len && msg[len - 1] == '\n' ? "" : "\n");
@@ -112,6 +137,21 @@ void gasnett_fatalerror(const char *fmt, ...)
         gasnett_print_backtrace_ifenabled(STDERR_FILENO);
     }
     abort();
+}
+
+void gasnett_fatalerror(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfatalerror(fmt, ap);
+}
+
+/* Our messages carry no source position, so both names print the same. */
+void gasnett_fatalerror_nopos(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vfatalerror(fmt, ap);
 }
 
 void gasnett_freezeForDebuggerNow(volatile int *flag, const char *flagname)
@@ -270,6 +310,53 @@ void gasnett_flush_streams(void)
     fflush(NULL);
 }
 
+uint64_t gasnett_release_version(void)
+{
+    return (uint64_t)GASNET_RELEASE_VERSION_MAJOR * 1000000u + (uint64_t)GASNET_RELEASE_VERSION_MINOR * 10000u +
+           (uint64_t)GASNET_RELEASE_VERSION_PATCH;
+}
+
+const char *gasnett_release_version_str(void)
+{
+    return _STRINGIFY(GASNET_RELEASE_VERSION_MAJOR) "." _STRINGIFY(GASNET_RELEASE_VERSION_MINOR) "." _STRINGIFY(
+        GASNET_RELEASE_VERSION_PATCH);
+}
+
+int gasnett_maximize_rlimit(int resource, const char *lim_desc)
+{
+    struct rlimit lim;
+    if (getrlimit(resource, &lim) != 0) {
+        fprintf(stderr, "WARNING: gasnett_maximize_rlimit: getrlimit(%s) failed: %s\n",
+                lim_desc ? lim_desc : "?", strerror(errno));
+        return 0;
+    }
+    if (lim.rlim_cur == lim.rlim_max) return 1;
+    lim.rlim_cur = lim.rlim_max;
+    if (setrlimit(resource, &lim) != 0) {
+        fprintf(stderr, "WARNING: gasnett_maximize_rlimit: setrlimit(%s) to its hard limit failed: %s\n",
+                lim_desc ? lim_desc : "?", strerror(errno));
+        return 0;
+    }
+    return 1;
+}
+
+/* Core files are left alone: raising their limit would only fill disks. */
+int gasnett_maximize_rlimits(void)
+{
+    static const struct {
+        int resource;
+        const char *name;
+    } limits[] = {{RLIMIT_CPU, "RLIMIT_CPU"},     {RLIMIT_DATA, "RLIMIT_DATA"},
+                  {RLIMIT_RSS, "RLIMIT_RSS"},     {RLIMIT_STACK, "RLIMIT_STACK"},
+                  {RLIMIT_AS, "RLIMIT_AS"},       {RLIMIT_NPROC, "RLIMIT_NPROC"},
+                  {RLIMIT_NOFILE, "RLIMIT_NOFILE"}, {RLIMIT_MEMLOCK, "RLIMIT_MEMLOCK"}};
+    int ok = 1;
+    size_t i;
+    for (i = 0; i < sizeof limits / sizeof limits[0]; i++)
+        ok &= gasnett_maximize_rlimit(limits[i].resource, limits[i].name);
+    return ok;
+}
+
 /* ---- numbers ---------------------------------------------------------- */
 
 /* gasnett_parse_int; `what` names the source in error messages (an
@@ -367,6 +454,139 @@ char *gasnett_format_number(int64_t val, char *buf, size_t bufsz, int is_mem_siz
     } else {
         snprintf(buf, bufsz, "%" PRId64, val);
     }
+    return buf;
+}
+
+/* ---- GASNet-EX values and VIS descriptors as text ------------------- */
+
+struct bit_name {
+    uint32_t bit;
+    const char *name;
+};
+
+/* The names of v's set bits joined with '|', then the unnamed bits as one
+ * hex number; "0" for 0. Returns the size with the NUL (longest case:
+ * every name of the OP table plus a hex word, well under 512). */
+static size_t format_bits(char *buf, uint32_t v, const struct bit_name *names, size_t count)
+{
+    char text[512];
+    size_t len = 0, i;
+    uint32_t unknown = v;
+
+    if (!v) len = (size_t)snprintf(text, sizeof text, "0");
+    for (i = 0; i < count; i++) {
+        if (!(v & names[i].bit)) continue;
+        len += (size_t)snprintf(text + len, sizeof text - len, "%s%s", len ? "|" : "", names[i].name);
+        unknown &= ~names[i].bit;
+    }
+    if (unknown) len += (size_t)snprintf(text + len, sizeof text - len, "%s0x%" PRIx32, len ? "|" : "", unknown);
+    if (buf) memcpy(buf, text, len + 1);
+    return len + 1;
+}
+
+#define BIT_NAME(c) {c, #c}
+
+size_t gasnett_format_dt(char *buf, gex_DT_t dt)
+{
+    static const struct bit_name names[] = {BIT_NAME(GEX_DT_I32), BIT_NAME(GEX_DT_U32), BIT_NAME(GEX_DT_I64),
+                                            BIT_NAME(GEX_DT_U64), BIT_NAME(GEX_DT_FLT), BIT_NAME(GEX_DT_DBL),
+                                            BIT_NAME(GEX_DT_USER)};
+    return format_bits(buf, dt, names, sizeof names / sizeof names[0]);
+}
+
+size_t gasnett_format_op(char *buf, gex_OP_t op)
+{
+    /* GEX_OP_CSWAP is another name of GEX_OP_FCAS: shown as FCAS. */
+    static const struct bit_name names[] = {
+        BIT_NAME(GEX_OP_AND),   BIT_NAME(GEX_OP_OR),     BIT_NAME(GEX_OP_XOR),     BIT_NAME(GEX_OP_ADD),
+        BIT_NAME(GEX_OP_SUB),   BIT_NAME(GEX_OP_MULT),   BIT_NAME(GEX_OP_MIN),     BIT_NAME(GEX_OP_MAX),
+        BIT_NAME(GEX_OP_INC),   BIT_NAME(GEX_OP_DEC),    BIT_NAME(GEX_OP_SET),     BIT_NAME(GEX_OP_CAS),
+        BIT_NAME(GEX_OP_FAND),  BIT_NAME(GEX_OP_FOR),    BIT_NAME(GEX_OP_FXOR),    BIT_NAME(GEX_OP_FADD),
+        BIT_NAME(GEX_OP_FSUB),  BIT_NAME(GEX_OP_FMULT),  BIT_NAME(GEX_OP_FMIN),    BIT_NAME(GEX_OP_FMAX),
+        BIT_NAME(GEX_OP_FINC),  BIT_NAME(GEX_OP_FDEC),   BIT_NAME(GEX_OP_SWAP),    BIT_NAME(GEX_OP_FCAS),
+        BIT_NAME(GEX_OP_GET),   BIT_NAME(GEX_OP_USER),   BIT_NAME(GEX_OP_USER_NC)};
+    return format_bits(buf, op, names, sizeof names / sizeof names[0]);
+}
+
+/* gex_TI_t comes from gasnetex.h, which a tools-only client does not have:
+ * the bits of its GEX_TI_* constants, by value. */
+size_t gasnett_format_ti(char *buf, unsigned int ti)
+{
+    static const struct bit_name names[] = {{1u << 0, "GEX_TI_SRCRANK"}, {1u << 1, "GEX_TI_ENTRY"},
+                                            {1u << 2, "GEX_TI_IS_REQ"},  {1u << 3, "GEX_TI_IS_LONG"},
+                                            {1u << 4, "GEX_TI_EP"}};
+    _Static_assert(sizeof ti == sizeof(uint32_t), "gex_TI_t is 32 bits");
+    return format_bits(buf, (uint32_t)ti, names, sizeof names / sizeof names[0]);
+}
+
+/* Widest text of one number: a pointer "0x" + 16 digits, a size_t 20
+ * digits, a ptrdiff_t 20 with its sign; each list entry adds ", ". */
+enum { PTR_CHARS = 18, SIZE_CHARS = 20, DIFF_CHARS = 20, SEP_CHARS = 2, HEAD_CHARS = 64 };
+
+size_t gasnett_format_addrlist_bufsz(size_t count)
+{
+    return HEAD_CHARS + count * (PTR_CHARS + SEP_CHARS) + 1;
+}
+
+char *gasnett_format_addrlist(char *buf, size_t count, void *const *list, size_t len)
+{
+    char *p = buf;
+    size_t i;
+    p += sprintf(p, "%zu entr%s, len=%zu: [", count, count == 1 ? "y" : "ies", len);
+    for (i = 0; i < count; i++) p += sprintf(p, "%s0x%" PRIxPTR, i ? ", " : "", (uintptr_t)list[i]);
+    strcpy(p, "]");
+    return buf;
+}
+
+/* gex_Memvec_t and gasnet_memvec_t have this layout. */
+struct memvec {
+    void *addr;
+    size_t len;
+};
+
+size_t gasnett_format_memveclist_bufsz(size_t count)
+{
+    return HEAD_CHARS + count * (PTR_CHARS + SIZE_CHARS + 3 + SEP_CHARS) + 1;
+}
+
+char *gasnett_format_memveclist(char *buf, size_t count, const void *list)
+{
+    const struct memvec *mv = (const struct memvec *)list;
+    char *p = buf;
+    size_t i;
+    p += sprintf(p, "%zu entr%s: [", count, count == 1 ? "y" : "ies");
+    for (i = 0; i < count; i++)
+        p += sprintf(p, "%s{0x%" PRIxPTR ",%zu}", i ? ", " : "", (uintptr_t)mv[i].addr, mv[i].len);
+    strcpy(p, "]");
+    return buf;
+}
+
+size_t gasnett_format_putsgets_bufsz(size_t stridelevels)
+{
+    return HEAD_CHARS + 2 * PTR_CHARS + SIZE_CHARS +
+           stridelevels * (2 * (DIFF_CHARS + 1) + SIZE_CHARS + 3) + 1;
+}
+
+static char *format_strides(char *p, const char *name, const ptrdiff_t *strides, size_t levels)
+{
+    size_t i;
+    p += sprintf(p, " %s=[", name);
+    for (i = 0; i < levels; i++) p += sprintf(p, "%s%td", i ? "," : "", strides[i]);
+    return p + sprintf(p, "]");
+}
+
+char *gasnett_format_putsgets(char *buf, const void *dstaddr, const ptrdiff_t *dststrides, const void *srcaddr,
+                              const ptrdiff_t *srcstrides, size_t elemsz, const size_t *count, size_t stridelevels)
+{
+    char *p = buf;
+    size_t i;
+    p += sprintf(p, "dst=0x%" PRIxPTR, (uintptr_t)dstaddr);
+    p = format_strides(p, "dststrides", dststrides, stridelevels);
+    p += sprintf(p, " src=0x%" PRIxPTR, (uintptr_t)srcaddr);
+    p = format_strides(p, "srcstrides", srcstrides, stridelevels);
+    p += sprintf(p, " elemsz=%zu count=[", elemsz);
+    for (i = 0; i < stridelevels; i++) p += sprintf(p, "%s%zu", i ? "," : "", count[i]);
+    strcpy(p, "]");
     return buf;
 }
 

@@ -16,6 +16,12 @@
  * fences their flags ask for still happen), locks are no-ops unless
  * GASNETT_USE_TRUE_MUTEXES=1, gasnett_cond_wait is fatal, a thread key is
  * one global. gasnett_strongatomic_* are atomic in every model.
+ *
+ * Beyond spec 1.9, the names GASNet-EX-era clients use: gasnett_nsleep,
+ * gasnett_fatalerror_nopos, the release version, rlimits, the
+ * gasnett_format_* formatters (they take gex_DT_t and gex_OP_t from
+ * gasnet_fwd.h) and gasnett_debug_*: a checked allocator when
+ * GASNET_DEBUGMALLOC is 1 (debug builds), plain libc otherwise.
  */
 #ifndef _GASNET_TOOLS_H
 #define _GASNET_TOOLS_H
@@ -25,10 +31,10 @@
 /* gasnet_tools.c defines GASNETI_BUILDING_TOOLS: the library is built with
  * GASNET_SEQ/PAR/PARSYNC on the command line but without gasnet.h. */
 #if (defined(GASNET_SEQ) || defined(GASNET_PAR) || defined(GASNET_PARSYNC)) && \
-    !defined(_GASNET_H) && !defined(GASNETI_BUILDING_TOOLS)
-#error "GASNET_SEQ, GASNET_PAR or GASNET_PARSYNC is defined: include gasnet.h before gasnet_tools.h"
+    !defined(_GASNETEX_H) && !defined(GASNETI_BUILDING_TOOLS)
+#error "GASNET_SEQ, GASNET_PAR or GASNET_PARSYNC is defined: include gasnetex.h or gasnet.h before gasnet_tools.h"
 #endif
-#if defined(GASNETT_LITE_MODE) && defined(_GASNET_H)
+#if defined(GASNETT_LITE_MODE) && defined(_GASNETEX_H)
 #error "GASNETT_LITE_MODE is for tools-only code: it cannot be used with gasnet.h"
 #endif
 
@@ -55,6 +61,21 @@
  * line sizes of this build. */
 #include <gasnet_config.h>
 
+/* GASNET_DEBUGMALLOC (1 or undefined): the gasnett_debug_* allocation calls
+ * use the checked allocator. On in debug builds; a client may define it to
+ * 1 or 0 before this header to choose for its own calls (the library has
+ * both allocators in every build). */
+#if defined(GASNET_DEBUGMALLOC)
+#if GASNET_DEBUGMALLOC
+#undef GASNET_DEBUGMALLOC
+#define GASNET_DEBUGMALLOC 1
+#else
+#undef GASNET_DEBUGMALLOC
+#endif
+#elif defined(GASNET_DEBUG) && !defined(GASNETT_LITE_MODE)
+#define GASNET_DEBUGMALLOC 1
+#endif
+
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -70,6 +91,9 @@
 #include <unistd.h>
 #if defined(GASNETT_THREAD_SAFE) || (defined(GASNETT_USE_TRUE_MUTEXES) && GASNETT_USE_TRUE_MUTEXES)
 #include <pthread.h>
+#endif
+#if !defined(GASNETT_LITE_MODE)
+#include <gasnet_fwd.h> /* gex_DT_t, gex_OP_t for the formatters */
 #endif
 
 #ifndef MIN
@@ -358,6 +382,9 @@ extern uint64_t gasnett_gettimeofday_us(void);
 
 GASNETT_FORMAT_PRINTF(gasnett_fatalerror, 1, 2,
                       extern void gasnett_fatalerror(const char *fmt, ...)) GASNETT_NORETURN;
+/* The same, for messages that carry their own position (GASNet-EX name). */
+GASNETT_FORMAT_PRINTF(gasnett_fatalerror_nopos, 1, 2,
+                      extern void gasnett_fatalerror_nopos(const char *fmt, ...)) GASNETT_NORETURN;
 extern void gasnett_killmyprocess(int exitcode) GASNETT_NORETURN;
 extern const char *gasnett_performance_warning_str(void);
 #define gasnett_sched_yield() sched_yield()
@@ -366,6 +393,10 @@ extern const char *gasnett_gethostname(void);
 typedef void (*gasnett_sighandlerfn_t)(int);
 extern gasnett_sighandlerfn_t gasnett_reghandler(int sigtocatch, gasnett_sighandlerfn_t fn);
 extern void gasnett_set_affinity(int rank);
+#if defined(__linux__) /* sched_setaffinity binds the calling thread */
+#define GASNETT_SET_AFFINITY_SUPPORT 1
+#define GASNETT_SET_AFFINITY(rank) gasnett_set_affinity(rank)
+#endif
 extern uint64_t gasnett_checksum(const void *p, int numbytes);
 extern int64_t gasnett_parse_int(const char *str, uint64_t mem_size_multiplier);
 extern char *gasnett_format_number(int64_t val, char *buf, size_t bufsz, int is_mem_size);
@@ -387,6 +418,19 @@ extern int gasnett_isLittleEndian(void);
 extern void gasnett_flush_streams(void);
 extern void gasnett_freezeForDebuggerNow(volatile int *flag, const char *flagname);
 extern void gasnett_freezeForDebuggerErr(void);
+
+/* Sleeps at least ns nanoseconds of gasnett_ticks_now() time (signals do
+ * not cut it short); 0 on success, -1 with errno if the clock fails. */
+extern int gasnett_nsleep(uint64_t ns);
+/* The library's release: MAJOR*1000000 + MINOR*10000 + PATCH of its
+ * GASNET_RELEASE_VERSION_* macros, and "MAJOR.MINOR.PATCH". */
+extern uint64_t gasnett_release_version(void);
+extern const char *gasnett_release_version_str(void);
+/* Raise the soft limit of one resource (RLIMIT_*) or of the usual set
+ * (CPU, data, RSS, stack, address space, processes, open files, locked
+ * memory) to the hard limit; non-zero when every limit could be raised. */
+extern int gasnett_maximize_rlimit(int resource, const char *lim_desc);
+extern int gasnett_maximize_rlimits(void);
 
 /* ---- 4. atomics ------------------------------------------------------ */
 
@@ -754,6 +798,93 @@ static inline void gasneti_trace_printf_noop(const char *fmt, ...) { (void)fmt; 
 #define GASNETT_TRACE_GET_TRACELOCAL() (0)
 #define GASNETT_TRACE_SET_TRACELOCAL(v) ((void)0)
 #define GASNETT_STATS_INIT(callback) 0
+
+/* ---- 11. debug malloc ------------------------------------------------ */
+
+/* The checked allocator (gasnet_tools_malloc.c): guard bytes around each
+ * block, a table of live blocks, freed blocks held back a while; any
+ * misuse it sees is a fatal error naming the block and where it was
+ * allocated. file/line are the caller's. */
+extern void *gasneti_debug_malloc(size_t size, const char *file, int line);
+extern void *gasneti_debug_calloc(size_t n, size_t size, const char *file, int line);
+extern void *gasneti_debug_realloc(void *p, size_t size, const char *file, int line);
+extern void gasneti_debug_free(void *p, const char *file, int line);
+extern char *gasneti_debug_strdup(const char *s, const char *file, int line);
+extern char *gasneti_debug_strndup(const char *s, size_t n, const char *file, int line);
+extern void gasneti_debug_memcheck(const void *p, const char *file, int line);
+extern void gasneti_debug_memcheck_one(const char *file, int line);
+extern void gasneti_debug_memcheck_all(const char *file, int line);
+/* strdup and strndup on malloc, for strict ISO modes that hide them */
+extern char *gasneti_libc_strdup(const char *s);
+extern char *gasneti_libc_strndup(const char *s, size_t n);
+
+#if defined(GASNET_DEBUGMALLOC)
+/* What the checked allocator has done (live: allocated and not yet freed;
+ * overhead: guard and bookkeeping bytes, freed blocks held back). */
+typedef struct {
+    uint64_t allocated_bytes, freed_bytes, live_bytes, live_bytes_max;
+    uint64_t allocated_objects, freed_objects, live_objects, live_objects_max;
+    uint64_t overhead_bytes;
+} gasnett_heapstats_t;
+extern int gasnett_getheapstats(gasnett_heapstats_t *pstat); /* 0: filled in */
+#define gasnett_debug_malloc(sz) gasneti_debug_malloc(sz, __FILE__, __LINE__)
+#define gasnett_debug_calloc(n, sz) gasneti_debug_calloc(n, sz, __FILE__, __LINE__)
+#define gasnett_debug_realloc(p, sz) gasneti_debug_realloc(p, sz, __FILE__, __LINE__)
+#define gasnett_debug_free(p) gasneti_debug_free(p, __FILE__, __LINE__)
+#define gasnett_debug_strdup(s) gasneti_debug_strdup(s, __FILE__, __LINE__)
+#define gasnett_debug_strndup(s, n) gasneti_debug_strndup(s, n, __FILE__, __LINE__)
+#define gasnett_debug_memcheck(p) gasneti_debug_memcheck(p, __FILE__, __LINE__)
+#define gasnett_debug_memcheck_one() gasneti_debug_memcheck_one(__FILE__, __LINE__)
+#define gasnett_debug_memcheck_all() gasneti_debug_memcheck_all(__FILE__, __LINE__)
+#else
+#define gasnett_debug_malloc(sz) malloc(sz)
+#define gasnett_debug_calloc(n, sz) calloc(n, sz)
+#define gasnett_debug_realloc(p, sz) realloc(p, sz)
+#define gasnett_debug_free(p) free(p)
+#define gasnett_debug_strdup(s) gasneti_libc_strdup(s)
+#define gasnett_debug_strndup(s, n) gasneti_libc_strndup(s, n)
+#define gasnett_debug_memcheck(p) ((void)(p))
+#define gasnett_debug_memcheck_one() ((void)0)
+#define gasnett_debug_memcheck_all() ((void)0)
+#endif
+
+/* ---- GASNet-EX values and VIS descriptors as text (diagnostics) ------- */
+
+/* A readable name: "GEX_DT_I32", or the set bits joined with '|'
+ * ("GEX_OP_ADD|GEX_OP_FADD"), unknown bits as one hex number, 0 as "0".
+ * Writes it with its NUL into buf and returns its size with the NUL; with
+ * buf == NULL returns that size only. ti is a gex_TI_t. */
+extern size_t gasnett_format_dt(char *buf, gex_DT_t dt);
+extern size_t gasnett_format_op(char *buf, gex_OP_t op);
+extern size_t gasnett_format_ti(char *buf, unsigned int ti);
+
+/* VIS descriptors; ..._bufsz(n) is the size of the buffer the formatter
+ * needs for n entries (stride levels for putsgets). Each returns buf.
+ *   addrlist:   "2 entries, len=8: [0x1000, 0x2000]"
+ *   memveclist: "2 entries: [{0x1000,16}, {0x2000,0}]"  (list: gex_Memvec_t[count])
+ *   putsgets:   "dst=0x1000 dststrides=[8,64] src=0x2000 srcstrides=[16,128]
+ *                elemsz=8 count=[4,2]"  (one line) */
+extern size_t gasnett_format_addrlist_bufsz(size_t count);
+extern char *gasnett_format_addrlist(char *buf, size_t count, void *const *list, size_t len);
+extern size_t gasnett_format_memveclist_bufsz(size_t count);
+extern char *gasnett_format_memveclist(char *buf, size_t count, const void *list);
+extern size_t gasnett_format_putsgets_bufsz(size_t stridelevels);
+extern char *gasnett_format_putsgets(char *buf, const void *dstaddr, const ptrdiff_t *dststrides,
+                                     const void *srcaddr, const ptrdiff_t *srcstrides, size_t elemsz,
+                                     const size_t *count, size_t stridelevels);
+
+/* Self-tests, for test programs, in a GASNet-EX client (after gasnetex.h,
+ * which declares the types): the tools checks of sections A-H (see
+ * tools/gasnet_tools_internal.h) and, with the team given, I: AM round
+ * trips to peer through the handlers gasnett_diagnostic_gethandlers
+ * returns (the client registers them first, and synchronises), J: puts and
+ * gets between myseg and peerseg (a 4 KiB area at each; peerseg lies in
+ * peer's bound segment). testsections NULL or "" runs all. 0: all passed. */
+#ifdef GEX_SPEC_VERSION_MAJOR /* gasnetex.h came first */
+extern int gasnett_run_diagnostics(int iters, int threadcnt, const char *testsections,
+                                   gex_TM_t myteam, void *myseg, gex_Rank_t peer, void *peerseg);
+extern void gasnett_diagnostic_gethandlers(gex_AM_Entry_t **table, int *count);
+#endif
 
 #endif /* !GASNETT_LITE_MODE */
 

@@ -32,6 +32,17 @@ extern void gasneti_envdisplay(const char *key, const char *value, int is_defaul
  * the debugger sets it to 0 to let the process go on. */
 extern volatile int gasneti_frozen;
 
+/* Self-tests of the tools (gasnet_tools_diag.c; the part of
+ * gasnett_run_diagnostics that needs no network). `sections` names what to
+ * run by letter, NULL or "" for all: A timers, B memory barriers, C
+ * atomics, D mutexes, E condition variables, F rwlocks, G thread keys, H
+ * the checked allocator; other letters are ignored (left to the caller).
+ * `iters` sets the repetitions (0: 1000) and `threadcnt` the threads of
+ * the contended checks (0: 4; a SEQ build runs in the calling thread only).
+ * Returns the number of failed checks, each reported on stderr (iters < 0
+ * or threadcnt outside 0..256 is one). */
+extern int gasneti_tools_diagnostics(int iters, int threadcnt, const char *sections);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,308 @@
+/* The collective machinery (see coll.h): mailbox, sending, operations in
+ * flight and their progress, and the team barrier.
+ *
+ * BARRIER. Dissemination: in round r a member sends to rank + 2^r and
+ * waits for rank - 2^r (mod N); after ceil(lg N) rounds every member has
+ * heard, directly or not, from every other, so all have entered.
+ */
+#include "coll.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct letter {
+    struct letter *next;
+    uint64_t team;
+    uint32_t seq;
+    int tag;
+    gex_Rank_t src;
+    int dest_ep; /* the member it is for: a process may hold several of one team */
+    size_t off; /* of a piece in its payload */
+    size_t len;
+    char data[];
+} letter_t;
+
+/* The mailbox and the active operations are FIFO lists: pieces are taken
+ * in the order they came, operations progress in the order they started. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* mailbox and active list */
+static letter_t *mailbox, **mailbox_tail = &mailbox;
+static gasnete_coll_op_t *active, **active_tail = &active;
+static pthread_mutex_t progress_lock = PTHREAD_MUTEX_INITIALIZER;
+
+enum { A_ID_HI, A_ID_LO, A_SEQ, A_TAG, A_SRC, A_OFF_HI, A_OFF_LO, NARGS };
+
+static void coll_h(ammpi_token_t tok, void *buf, size_t len, int32_t id_hi, int32_t id_lo,
+                   int32_t seq, int32_t tag, int32_t src, int32_t off_hi, int32_t off_lo)
+{
+    letter_t *l = malloc(sizeof *l + len);
+    if (!l) gasneti_fatalerror("collectives: out of memory for a %zu-byte message", len);
+    ammpi_token_info_t ti;
+    ammpi_token_info(tok, &ti);
+    l->dest_ep = ti.ep;
+    l->next = NULL;
+    l->team = GASNETE_U64(id_hi, id_lo);
+    l->seq = (uint32_t)seq;
+    l->tag = tag;
+    l->src = (gex_Rank_t)src;
+    l->off = (size_t)GASNETE_U64(off_hi, off_lo);
+    l->len = len;
+    memcpy(l->data, buf, len);
+    pthread_mutex_lock(&lock);
+    *mailbox_tail = l;
+    mailbox_tail = &l->next;
+    pthread_mutex_unlock(&lock);
+}
+
+void gasnete_coll_send_piece(gasneti_tm_t tm, uint32_t seq, int tag, gex_Rank_t rank, const void *data,
+                       size_t len, size_t off)
+{
+    gasnete_am_request(tm, gasneti_tm_member(tm, rank), AMMPI_MEDIUM, GASNETE_H_COLL, data, len,
+                       NULL, NULL, NARGS, GASNETE_HI(tm->id), GASNETE_LO(tm->id), (int32_t)seq, tag,
+                       (int32_t)tm->rank, GASNETE_HI(off), GASNETE_LO(off));
+}
+
+void gasnete_coll_send(gasneti_tm_t tm, uint32_t seq, int tag, gex_Rank_t rank, const void *data,
+                       size_t len)
+{
+    gasnete_coll_send_piece(tm, seq, tag, rank, data, len, 0);
+}
+
+void gasnete_coll_send_all(gasneti_tm_t tm, uint32_t seq, int tag, gex_Rank_t rank,
+                           const void *data, size_t n)
+{
+    size_t off = 0;
+    do {
+        size_t len = n - off < GASNETE_COLL_PIECE ? n - off : GASNETE_COLL_PIECE;
+        gasnete_coll_send_piece(tm, seq, tag, rank, (const char *)data + off, len, off);
+        off += len;
+    } while (off < n);
+}
+
+/* Unlinks the first letter (seq, tag) from rank of tm, or NULL. */
+static letter_t *unlink_letter(gasneti_tm_t tm, uint32_t seq, int tag, gex_Rank_t rank)
+{
+    pthread_mutex_lock(&lock);
+    letter_t **pl = &mailbox;
+    while (*pl && !((*pl)->team == tm->id && (*pl)->seq == seq && (*pl)->tag == tag &&
+                    (*pl)->src == rank && (*pl)->dest_ep == tm->ep->index))
+        pl = &(*pl)->next;
+    letter_t *l = *pl;
+    if (l) {
+        *pl = l->next;
+        if (mailbox_tail == &l->next) mailbox_tail = pl;
+    }
+    pthread_mutex_unlock(&lock);
+    return l;
+}
+
+static void too_long(gasneti_tm_t tm, uint32_t seq, int tag, gex_Rank_t rank, const letter_t *l,
+                     size_t cap)
+{
+    gasneti_fatalerror("collectives: a %zu-byte message (offset %zu) from rank %u where at most "
+                       "%zu fit (team %llx, operation %u, step %d): the members disagree on a "
+                       "single-valued size", l->len, l->off, rank, cap, (unsigned long long)tm->id,
+                       seq, tag);
+}
+
+long gasnete_coll_take(gasneti_tm_t tm, uint32_t seq, int tag, gex_Rank_t rank, void *buf,
+                       size_t cap)
+{
+    letter_t *l = unlink_letter(tm, seq, tag, rank);
+    if (!l) return -1;
+    if (l->len > cap) too_long(tm, seq, tag, rank, l, cap);
+    size_t len = l->len;
+    if (len) memcpy(buf, l->data, len);
+    free(l);
+    return (long)len;
+}
+
+long gasnete_coll_take_piece(gasnete_coll_op_t *op, int tag, gex_Rank_t rank, void *base,
+                             size_t cap, size_t *off)
+{
+    letter_t *l = unlink_letter(op->tm, op->seq, tag, rank);
+    if (!l) return -1;
+    if (l->off > cap || l->len > cap - l->off || (l->len != GASNETE_COLL_PIECE && l->off + l->len != cap))
+        gasneti_fatalerror("%s: rank %u of the team sent a payload of %s%zu bytes where this rank "
+                           "expects %zu: the members disagree on a single-valued size or count",
+                           op->call, rank, l->len == GASNETE_COLL_PIECE ? "at least " : "",
+                           l->off + l->len, cap);
+    size_t len = l->len;
+    if (len) memcpy((char *)base + l->off, l->data, len);
+    *off = l->off;
+    free(l);
+    return (long)len;
+}
+
+/* ---- operations in flight */
+
+static void finish(gasnete_coll_op_t *op)
+{
+    free(op->state);
+    gasnete_op_t *ev = op->event;
+    __atomic_store_n(&op->done, 1, __ATOMIC_RELEASE);
+    if (ev) gasnete_complete(gasnete_target(ev, GASNETE_GET));
+}
+
+/* Runs every active operation's progress (one thread at a time), in
+ * start order, and completes those done whose turn it is. */
+static void coll_progress(void)
+{
+    if (!__atomic_load_n(&active, __ATOMIC_ACQUIRE)) return;
+    if (pthread_mutex_trylock(&progress_lock) != 0) return;
+    pthread_mutex_lock(&lock);
+    gasnete_coll_op_t *list = active;
+    __atomic_store_n(&active, NULL, __ATOMIC_RELAXED); /* read without the lock above */
+    active_tail = &active;
+    pthread_mutex_unlock(&lock);
+    gasnete_coll_op_t *keep = NULL, **tail = &keep;
+    while (list) {
+        gasnete_coll_op_t *op = list;
+        list = op->next;
+        if (!op->ready && op->progress(op)) op->ready = 1;
+        struct gasnete_coll_team *c = op->tm->coll;
+        if (op->ready && op->seq == c->retired) {
+            int internal = op->event == NULL;
+            c->retired++;
+            finish(op);
+            if (!internal) free(op);
+        } else {
+            *tail = op;
+            tail = &op->next;
+        }
+    }
+    pthread_mutex_lock(&lock);
+    if (keep) {
+        *tail = active; /* operations started meanwhile */
+        if (!active) active_tail = tail;
+        __atomic_store_n(&active, keep, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&lock);
+    pthread_mutex_unlock(&progress_lock);
+}
+
+void gasnete_coll_start(gasnete_coll_op_t *op, gasnete_op_t *event)
+{
+    op->event = event;
+    op->done = 0;
+    op->ready = 0;
+    op->next = NULL;
+    if (event) gasnete_add(event, GASNETE_GET, 1);
+    pthread_mutex_lock(&lock);
+    op->seq = op->tm->coll->next_seq++;
+    __atomic_store_n(active_tail, op, __ATOMIC_RELEASE); /* may be active itself */
+    active_tail = &op->next;
+    pthread_mutex_unlock(&lock);
+    coll_progress();
+}
+
+gasnete_coll_op_t *gasnete_coll_op_new(gasneti_tm_t tm, int (*progress)(gasnete_coll_op_t *),
+                                       void *state, const char *call)
+{
+    gasnete_coll_op_t *op = calloc(1, sizeof *op);
+    if (!op) gasneti_fatalerror("collectives: out of memory for an operation");
+    op->tm = tm;
+    op->progress = progress;
+    op->state = state;
+    op->call = call;
+    return op;
+}
+
+gex_Event_t gasnete_coll_start_nb(gasnete_coll_op_t *op)
+{
+    gasnete_op_t *ev = gasnete_op_alloc(OP_EOP);
+    gasnete_coll_start(op, ev);
+    return gasnete_event_of(ev);
+}
+
+void gasnete_coll_run(gasnete_coll_op_t *op, const char *call)
+{
+    gasnete_coll_start(op, NULL);
+    int idle = 0;
+    while (!__atomic_load_n(&op->done, __ATOMIC_ACQUIRE)) {
+        GASNETI_CHECK_MAY_POLL(call);
+        gasneti_poll_wait(&idle);
+    }
+    free(op);
+}
+
+void gasnete_coll_team_init(gasneti_tm_t tm)
+{
+    tm->coll = calloc(1, sizeof *tm->coll);
+    if (!tm->coll) gasneti_fatalerror("out of memory for a team");
+}
+
+void gasnete_coll_team_fini(gasneti_tm_t tm)
+{
+    free(tm->coll);
+    tm->coll = NULL;
+}
+
+void gasnete_coll_init(void)
+{
+    gasnete_coll_team_init(gasneti_tm0);
+    gasnete_coll_legacy_init(gasneti_tm0);
+    gasneti_progress_register(coll_progress);
+}
+
+/* ---- barrier */
+
+int gasnete_coll_barrier_step(gasnete_coll_op_t *op, int tag0, int *step)
+{
+    gasneti_tm_t tm = op->tm;
+    gex_Rank_t n = tm->size;
+    for (;;) {
+        int round = *step / 2;
+        if ((1UL << round) >= n) return 1;
+        gex_Rank_t d = (gex_Rank_t)(1UL << round);
+        if (*step % 2 == 0) { /* send this round */
+            gasnete_coll_send(tm, op->seq, tag0 + round, (tm->rank + d) % n, NULL, 0);
+            (*step)++;
+        }
+        char none;
+        if (gasnete_coll_take(tm, op->seq, tag0 + round, (tm->rank + n - d) % n, &none, 0) < 0)
+            return 0;
+        (*step)++;
+    }
+}
+
+static int barrier_progress(gasnete_coll_op_t *op)
+{
+    return gasnete_coll_barrier_step(op, 0, &op->step);
+}
+
+gasnete_coll_op_t *gasnete_coll_barrier_op(gasneti_tm_t tm)
+{
+    return gasnete_coll_op_new(tm, barrier_progress, NULL, "gex_Coll_BarrierNB");
+}
+
+gasneti_tm_t gasnete_coll_team(gex_TM_t tm, gex_Flags_t flags, const char *call)
+{
+    GASNETI_CHECK_READY(call);
+    gasneti_tm_t t = gasneti_import_team(tm, call);
+    GASNETI_CHECK_MAY_COMMUNICATE(call);
+    if (flags) gasneti_fatalerror("%s: flags must be 0 (got 0x%x)", call, (unsigned)flags);
+    if (!t->coll || (t->flags & GEX_FLAG_TM_NO_SCRATCH))
+        gasneti_fatalerror("%s: the team was created without collectives (or with "
+                           "GEX_FLAG_TM_NO_SCRATCH)", call);
+    return t;
+}
+
+gex_Event_t gex_Coll_BarrierNB(gex_TM_t tm, gex_Flags_t flags)
+{
+    gasneti_tm_t t = gasnete_coll_team(tm, flags, "gex_Coll_BarrierNB");
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    return gasnete_coll_start_nb(gasnete_coll_barrier_op(t));
+}
+
+void gex_Coll_BarrierBlocking(gex_TM_t tm, gex_Flags_t flags)
+{
+    gasneti_tm_t t = gasnete_coll_team(tm, flags, "gex_Coll_BarrierBlocking");
+    __atomic_thread_fence(__ATOMIC_RELEASE);
+    gasnete_coll_run(gasnete_coll_barrier_op(t), "gex_Coll_BarrierBlocking");
+    __atomic_thread_fence(__ATOMIC_ACQUIRE);
+}
+
+const gasneti_handler_t gasnete_coll_handlers[] = {
+    {GASNETE_H_COLL, (ammpi_handler_fn)coll_h, AMMPI_MEDIUM | AMMPI_REQUEST, NARGS},
+    {0, NULL, 0, 0},
+};

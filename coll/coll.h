@@ -1,0 +1,122 @@
+/* Team collectives: the machinery every collective over a team shares
+ * (coll.c), team construction (team.c), and the barrier.
+ *
+ * MESSAGES. A collective's messages are AM Mediums to one handler,
+ * carrying the team id, the operation's sequence number on that team, a
+ * tag (the algorithm's round or step), the sender's rank in the team and
+ * the piece's offset: a payload larger than a Medium travels as pieces of
+ * GASNETE_COLL_PIECE bytes (at least one, even when empty), which a tree
+ * forwards as they arrive (a pipeline).
+ * The handler only files them in a mailbox; the operation takes them out
+ * when it needs them, so a message may arrive before its operation
+ * starts here. Sequence numbers are per team and follow the call order,
+ * which every member shares, so any number of collectives may be in
+ * flight on one team.
+ *
+ * PROGRESS. An operation in flight is a record with a progress function
+ * that sends what it can and consumes what has arrived; every poll runs
+ * the progress of every active operation (never inside a handler), and
+ * the operation's event completes when its function reports done and
+ * every earlier operation of its team has completed: a team's
+ * collectives complete in call order.
+ *
+ * MEMORY. A mailbox entry holds one message until consumed: at most the
+ * messages of the collectives in flight (for the dissemination barrier,
+ * ceil(lg N) per barrier; for a team split, N-1; for a broadcast or a
+ * reduction, the pieces of one payload per tree child).
+ */
+#ifndef GASNETE_COLL_H
+#define GASNETE_COLL_H
+
+#include "extended.h"
+
+/* Per-team collective state (tm->coll). */
+struct gasnete_coll_team {
+    uint32_t next_seq; /* sequence number of the next collective */
+    uint32_t retired;  /* sequence number of the next to complete */
+};
+
+/* Bytes of one message piece (a Medium's payload fits every peer). */
+#define GASNETE_COLL_PIECE ((size_t)65000)
+/* Pieces of a payload of n bytes. */
+static inline size_t gasnete_coll_pieces(size_t n)
+{
+    return n ? (n + GASNETE_COLL_PIECE - 1) / GASNETE_COLL_PIECE : 1;
+}
+
+typedef struct gasnete_coll_op gasnete_coll_op_t;
+struct gasnete_coll_op {
+    gasnete_coll_op_t *next;
+    gasneti_tm_t tm;
+    uint32_t seq;
+    int (*progress)(gasnete_coll_op_t *op); /* 1 when done */
+    gasnete_op_t *event;                    /* completed when done (or NULL) */
+    int done;                               /* set once finished (atomic) */
+    int ready;                              /* progress said done; waits its turn */
+    int step;                               /* algorithm state */
+    void *state;                            /* algorithm data, freed when done */
+    const char *call;                       /* the entry point, for messages */
+};
+
+/* Sets up a new team's collective state. */
+void gasnete_coll_team_init(gasneti_tm_t tm);
+void gasnete_coll_team_fini(gasneti_tm_t tm);
+
+/* Sends a collective message to the member at rank. */
+void gasnete_coll_send(gasneti_tm_t tm, uint32_t seq, int tag, gex_Rank_t rank, const void *data,
+                       size_t len);
+/* Takes the message (seq, tag) from rank of tm if it arrived: copies at
+ * most cap bytes into buf, returns its length, or -1 if not there yet. */
+long gasnete_coll_take(gasneti_tm_t tm, uint32_t seq, int tag, gex_Rank_t rank, void *buf,
+                       size_t cap);
+
+/* Sends the piece at offset off of a payload. */
+void gasnete_coll_send_piece(gasneti_tm_t tm, uint32_t seq, int tag, gex_Rank_t rank,
+                             const void *data, size_t len, size_t off);
+/* Sends data (n bytes) to rank as pieces tagged tag. */
+void gasnete_coll_send_all(gasneti_tm_t tm, uint32_t seq, int tag, gex_Rank_t rank,
+                           const void *data, size_t n);
+/* Takes one piece (seq, tag) from rank if one arrived: copies it to
+ * base + its offset (fatal beyond cap), and returns its length with *off
+ * set, or -1. cap is the payload's size: a piece that shows the sender's
+ * size differs is fatal. */
+long gasnete_coll_take_piece(gasnete_coll_op_t *op, int tag, gex_Rank_t rank, void *base,
+                             size_t cap, size_t *off);
+
+/* Starts op (tm, progress, state set by the caller; seq is assigned),
+ * counting it in event (GASNETE_GET), and runs its first step. */
+void gasnete_coll_start(gasnete_coll_op_t *op, gasnete_op_t *event);
+/* Runs an internal collective to completion, polling. */
+void gasnete_coll_run(gasnete_coll_op_t *op, const char *call);
+
+/* A barrier over tm (dissemination): the op to start. */
+gasnete_coll_op_t *gasnete_coll_barrier_op(gasneti_tm_t tm);
+/* One step of that barrier inside another operation, with tags from
+ * tag0 (ceil(lg N) of them) and *step starting at 0: 1 when passed. */
+int gasnete_coll_barrier_step(gasnete_coll_op_t *op, int tag0, int *step);
+
+/* The team the collective entry points act on, checked (flags must be 0). */
+gasneti_tm_t gasnete_coll_team(gex_TM_t tm, gex_Flags_t flags, const char *call);
+/* An operation record with tm, progress and state set. */
+gasnete_coll_op_t *gasnete_coll_op_new(gasneti_tm_t tm, int (*progress)(gasnete_coll_op_t *),
+                                       void *state, const char *call);
+/* Starts op with a fresh event and returns the event (INVALID if done). */
+gex_Event_t gasnete_coll_start_nb(gasnete_coll_op_t *op);
+
+/* Broadcast (binomial tree over ranks relative to root, pipelined by
+ * pieces) as a step of an operation, tags tag0..tag0: 1 when this rank
+ * is done. */
+typedef struct {
+    gex_Rank_t root;
+    void *dst;
+    const void *src;
+    size_t nbytes;
+    size_t pieces; /* taken so far (non-roots) */
+    int started;
+} gasnete_coll_bcast_t;
+int gasnete_coll_bcast_step(gasnete_coll_op_t *op, gasnete_coll_bcast_t *b, int tag);
+
+/* The legacy team over the primordial team (legacy.c). */
+void gasnete_coll_legacy_init(gasneti_tm_t tm0);
+
+#endif

@@ -1,0 +1,277 @@
+/* Broadcast and reductions on any team (EX §12.3-12.4, §13).
+ *
+ * BROADCAST. A binomial tree over ranks relative to the root: relative
+ * rank v receives from v - lowbit(v) and sends to v + m for every power
+ * of two m < lowbit(v) (the root: every m < N), the largest subtree
+ * first. A payload travels as pieces (coll.h) and a rank forwards each
+ * piece as soon as it lands in its dst, so long payloads pipeline down
+ * the tree. The root is done once it has sent; the others once every
+ * piece has arrived.
+ *
+ * REDUCTION. A binomial tree over the team's own ranks towards rank 0:
+ * rank r combines its input with its children r + m (m = 1, 2, 4, ...
+ * below lowbit(r)) in increasing order, each child's subtree holding the
+ * ranks just above the ranks combined so far, so the result is
+ * src_0 (+) src_1 (+) ... (+) src_{N-1} in rank order, which
+ * GEX_OP_USER_NC needs. Rank 0 then sends the result to the root
+ * (ToOne), or broadcasts it from rank 0 (ToAll). Each rank keeps two
+ * private buffers of the vector's size while the operation runs; the
+ * team's scratch space is not used (the spec makes it optional).
+ */
+#include "coll.h"
+
+#include <gasnet_coll.h>
+#include <stdlib.h>
+#include <string.h>
+
+static gex_Rank_t lowbit(gex_Rank_t v) { return v & (~v + 1); }
+
+/* The smallest power of two >= n. */
+static gex_Rank_t pow2_above(gex_Rank_t n)
+{
+    gex_Rank_t m = 1;
+    while (m < n) m <<= 1;
+    return m;
+}
+
+int gasnete_coll_bcast_step(gasnete_coll_op_t *op, gasnete_coll_bcast_t *b, int tag)
+{
+    gasneti_tm_t tm = op->tm;
+    gex_Rank_t n = tm->size, v = (tm->rank + n - b->root) % n;
+    gex_Rank_t top = v ? lowbit(v) : pow2_above(n);
+    if (b->nbytes == 0) return 1;
+    if (v == 0) {
+        if (b->dst && b->dst != b->src) memcpy(b->dst, b->src, b->nbytes);
+        for (gex_Rank_t m = top / 2; m >= 1; m /= 2)
+            if (v + m < n) gasnete_coll_send_all(tm, op->seq, tag, (v + m + b->root) % n, b->src, b->nbytes);
+        return 1;
+    }
+    gex_Rank_t parent = (v - lowbit(v) + b->root) % n;
+    size_t total = gasnete_coll_pieces(b->nbytes), off;
+    long len;
+    while (b->pieces < total &&
+           (len = gasnete_coll_take_piece(op, tag, parent, b->dst, b->nbytes, &off)) >= 0) {
+        for (gex_Rank_t m = top / 2; m >= 1; m /= 2)
+            if (v + m < n)
+                gasnete_coll_send_piece(tm, op->seq, tag, (v + m + b->root) % n,
+                                        (char *)b->dst + off, (size_t)len, off);
+        b->pieces++;
+    }
+    return b->pieces == total;
+}
+
+static int bcast_progress(gasnete_coll_op_t *op)
+{
+    return gasnete_coll_bcast_step(op, op->state, 0);
+}
+
+gex_Event_t gex_Coll_BroadcastNB(gex_TM_t tm, gex_Rank_t root, void *dst, const void *src,
+                                 size_t nbytes, gex_Flags_t flags)
+{
+    const char *call = "gex_Coll_BroadcastNB";
+    gasneti_tm_t t = gasnete_coll_team(tm, flags, call);
+    if (root >= t->size)
+        gasneti_fatalerror("%s: root %u is not a rank of the team (size %u)", call, root, t->size);
+    if (nbytes && !dst) gasneti_fatalerror("%s: dst is NULL for %zu bytes", call, nbytes);
+    if (nbytes && t->rank == root && !src)
+        gasneti_fatalerror("%s: src is NULL on the root for %zu bytes", call, nbytes);
+    gasnete_coll_bcast_t *b = calloc(1, sizeof *b);
+    if (!b) gasneti_fatalerror("%s: out of memory", call);
+    *b = (gasnete_coll_bcast_t){root, dst, src, nbytes, 0, 0};
+    return gasnete_coll_start_nb(gasnete_coll_op_new(t, bcast_progress, b, call));
+}
+
+/* ---- reductions */
+
+/* y[i] = x[i] OP y[i], in the unsigned type U for integers (wrapping,
+ * never undefined). */
+#define COMBINE(T, U, INTEGER)                                                        \
+    do {                                                                               \
+        const T *x = xv;                                                               \
+        T *y = yv;                                                                     \
+        for (size_t i = 0; i < cnt; i++) {                                             \
+            switch (op) {                                                              \
+            case GEX_OP_ADD: y[i] = (T)((U)x[i] + (U)y[i]); break;                     \
+            case GEX_OP_MULT: y[i] = (T)((U)x[i] * (U)y[i]); break;                    \
+            case GEX_OP_MIN: y[i] = x[i] < y[i] ? x[i] : y[i]; break;                  \
+            case GEX_OP_MAX: y[i] = x[i] > y[i] ? x[i] : y[i]; break;                  \
+            default: INTEGER;                                                          \
+            }                                                                          \
+        }                                                                              \
+    } while (0)
+#define BITWISE                                                                        \
+    if (op == GEX_OP_AND) y[i] = x[i] & y[i];                                         \
+    else if (op == GEX_OP_OR) y[i] = x[i] | y[i];                                     \
+    else y[i] = x[i] ^ y[i]
+#define NO_BITWISE (void)0
+
+static void combine(gex_DT_t dt, gex_OP_t op, const void *xv, void *yv, size_t cnt)
+{
+    switch (dt) {
+    case GEX_DT_I32: COMBINE(int32_t, uint32_t, BITWISE); break;
+    case GEX_DT_U32: COMBINE(uint32_t, uint32_t, BITWISE); break;
+    case GEX_DT_I64: COMBINE(int64_t, uint64_t, BITWISE); break;
+    case GEX_DT_U64: COMBINE(uint64_t, uint64_t, BITWISE); break;
+    case GEX_DT_FLT: COMBINE(float, float, NO_BITWISE); break;
+    case GEX_DT_DBL: COMBINE(double, double, NO_BITWISE); break;
+    }
+}
+
+typedef struct {
+    gex_Rank_t root;
+    int all;
+    void *dst;
+    const void *src;
+    gex_DT_t dt;
+    size_t cnt, nbytes;
+    gex_OP_t op;
+    gex_Coll_ReduceFn_t fn;
+    void *cdata;
+    char *acc, *tmp; /* what is combined so far; a child's part */
+    int phase;
+    gex_Rank_t m;  /* the child being taken: rank + m */
+    size_t pieces; /* of it, taken so far */
+    gasnete_coll_bcast_t b;
+} reduce_t;
+
+enum { T_UP, T_TO_ROOT, T_DOWN }; /* tags */
+
+static int reduce_done(reduce_t *x)
+{
+    free(x->acc);
+    free(x->tmp);
+    x->acc = x->tmp = NULL;
+    return 1;
+}
+
+/* Takes the pieces of (tag, from) into buf: 1 once all arrived. */
+static int take_all(gasnete_coll_op_t *op, reduce_t *x, int tag, gex_Rank_t from, void *buf)
+{
+    size_t total = gasnete_coll_pieces(x->nbytes), off;
+    while (x->pieces < total &&
+           gasnete_coll_take_piece(op, tag, from, buf, x->nbytes, &off) >= 0)
+        x->pieces++;
+    if (x->pieces < total) return 0;
+    x->pieces = 0;
+    return 1;
+}
+
+static int reduce_progress(gasnete_coll_op_t *op)
+{
+    reduce_t *x = op->state;
+    gasneti_tm_t tm = op->tm;
+    gex_Rank_t r = tm->rank, n = tm->size;
+    switch (x->phase) {
+    case 0:
+        x->acc = malloc(x->nbytes);
+        x->tmp = malloc(x->nbytes);
+        if (!x->acc || !x->tmp)
+            gasneti_fatalerror("collectives: out of memory for a %zu-byte reduction", x->nbytes);
+        memcpy(x->acc, x->src, x->nbytes);
+        x->m = 1;
+        x->phase = 1;
+        /* fall through */
+    case 1: {
+        gex_Rank_t top = r ? lowbit(r) : pow2_above(n);
+        for (; x->m < top && r + x->m < n; x->m *= 2) {
+            if (!take_all(op, x, T_UP, r + x->m, x->tmp)) return 0;
+            if (x->fn) x->fn(x->acc, x->tmp, x->cnt, x->cdata);
+            else combine(x->dt, x->op, x->acc, x->tmp, x->cnt);
+            char *t = x->acc; /* tmp = acc (+) child: the new acc */
+            x->acc = x->tmp;
+            x->tmp = t;
+        }
+        if (r != 0) {
+            gasnete_coll_send_all(tm, op->seq, T_UP, r - lowbit(r), x->acc, x->nbytes);
+            if (!x->all && r != x->root) return reduce_done(x);
+            x->phase = x->all ? 3 : 2;
+            if (x->all) x->b = (gasnete_coll_bcast_t){0, x->dst, NULL, x->nbytes, 0, 0};
+        } else if (!x->all) {
+            if (x->root == 0) memcpy(x->dst, x->acc, x->nbytes);
+            else gasnete_coll_send_all(tm, op->seq, T_TO_ROOT, x->root, x->acc, x->nbytes);
+            return reduce_done(x);
+        } else {
+            x->b = (gasnete_coll_bcast_t){0, x->dst, x->acc, x->nbytes, 0, 0};
+            x->phase = 3;
+        }
+        return x->phase == 3 ? gasnete_coll_bcast_step(op, &x->b, T_DOWN) && reduce_done(x) : 0;
+    }
+    case 2: /* the root of ToOne, not rank 0 */
+        return take_all(op, x, T_TO_ROOT, 0, x->dst) && reduce_done(x);
+    default:
+        return gasnete_coll_bcast_step(op, &x->b, T_DOWN) && reduce_done(x);
+    }
+}
+
+static size_t builtin_size(gex_DT_t dt)
+{
+    switch (dt) {
+    case GEX_DT_I32: case GEX_DT_U32: case GEX_DT_FLT: return 4;
+    case GEX_DT_I64: case GEX_DT_U64: case GEX_DT_DBL: return 8;
+    default: return 0;
+    }
+}
+
+static gex_Event_t reduce_nb(const char *call, gex_TM_t tm, int all, gex_Rank_t root, void *dst,
+                             const void *src, gex_DT_t dt, size_t dt_sz, size_t dt_cnt,
+                             gex_OP_t op, gex_Coll_ReduceFn_t user_op, void *user_cdata,
+                             gex_Flags_t flags)
+{
+    gasneti_tm_t t = gasnete_coll_team(tm, flags, call);
+    if (root >= t->size)
+        gasneti_fatalerror("%s: root %u is not a rank of the team (size %u)", call, root, t->size);
+    size_t bsz = builtin_size(dt);
+    if (!bsz && dt != GEX_DT_USER)
+        gasneti_fatalerror("%s: data type 0x%x is not a GEX_DT_* code", call, (unsigned)dt);
+    int user = op == GEX_OP_USER || op == GEX_OP_USER_NC;
+    int integer = dt == GEX_DT_I32 || dt == GEX_DT_U32 || dt == GEX_DT_I64 || dt == GEX_DT_U64;
+    if (!user && op != GEX_OP_ADD && op != GEX_OP_MULT && op != GEX_OP_MIN && op != GEX_OP_MAX &&
+        !(integer && (op == GEX_OP_AND || op == GEX_OP_OR || op == GEX_OP_XOR)))
+        gasneti_fatalerror("%s: operation 0x%x is not a reduction of data type 0x%x (reductions: "
+                           "ADD, MULT, MIN, MAX, AND/OR/XOR on integers, USER, USER_NC)", call,
+                           (unsigned)op, (unsigned)dt);
+    if (dt == GEX_DT_USER && !user)
+        gasneti_fatalerror("%s: GEX_DT_USER needs GEX_OP_USER or GEX_OP_USER_NC (got 0x%x)", call,
+                           (unsigned)op);
+    if (user && !user_op) gasneti_fatalerror("%s: user_op is NULL for a user operation", call);
+    if (dt_sz == 0 || dt_cnt == 0)
+        gasneti_fatalerror("%s: dt_sz %zu and dt_cnt %zu must be non-zero", call, dt_sz, dt_cnt);
+    if (bsz && dt_sz != bsz)
+        gasneti_fatalerror("%s: dt_sz %zu is not the size of data type 0x%x (%zu)", call, dt_sz,
+                           (unsigned)dt, bsz);
+    if (dt_cnt > SIZE_MAX / dt_sz)
+        gasneti_fatalerror("%s: dt_sz %zu times dt_cnt %zu overflows", call, dt_sz, dt_cnt);
+    if (!src) gasneti_fatalerror("%s: src is NULL", call);
+    if ((all || t->rank == root) && !dst) gasneti_fatalerror("%s: dst is NULL", call);
+    reduce_t *x = calloc(1, sizeof *x);
+    if (!x) gasneti_fatalerror("%s: out of memory", call);
+    x->root = root;
+    x->all = all;
+    x->dst = dst;
+    x->src = src;
+    x->dt = dt;
+    x->cnt = dt_cnt;
+    x->nbytes = dt_sz * dt_cnt;
+    x->op = op;
+    x->fn = user ? user_op : NULL;
+    x->cdata = user_cdata;
+    return gasnete_coll_start_nb(gasnete_coll_op_new(t, reduce_progress, x, call));
+}
+
+gex_Event_t gex_Coll_ReduceToOneNB(gex_TM_t tm, gex_Rank_t root, void *dst, const void *src,
+                                   gex_DT_t dt, size_t dt_sz, size_t dt_cnt, gex_OP_t op,
+                                   gex_Coll_ReduceFn_t user_op, void *user_cdata,
+                                   gex_Flags_t flags)
+{
+    return reduce_nb("gex_Coll_ReduceToOneNB", tm, 0, root, dst, src, dt, dt_sz, dt_cnt, op,
+                     user_op, user_cdata, flags);
+}
+
+gex_Event_t gex_Coll_ReduceToAllNB(gex_TM_t tm, void *dst, const void *src, gex_DT_t dt,
+                                   size_t dt_sz, size_t dt_cnt, gex_OP_t op,
+                                   gex_Coll_ReduceFn_t user_op, void *user_cdata,
+                                   gex_Flags_t flags)
+{
+    return reduce_nb("gex_Coll_ReduceToAllNB", tm, 1, 0, dst, src, dt, dt_sz, dt_cnt, op, user_op,
+                     user_cdata, flags);
+}

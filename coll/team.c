@@ -1,0 +1,179 @@
+/* Team construction and destruction (§6.7): gex_TM_Split and
+ * gex_TM_Destroy.
+ *
+ * SPLIT. Every member of the parent sends its record (colour, key, and a
+ * split ticket) to every other member as a collective
+ * message of the parent, then waits for all of them. Each caller with a
+ * team ranks the members of its colour by (key, parent rank). A team's
+ * id, which names it in collective messages, is its rank 0's jobrank and
+ * that process's ticket for this split, so ids are unique in the job
+ * without further agreement. The split costs N-1 messages per member:
+ * team construction is rare.
+ *
+ * SCRATCH. Scratch space, when the client grants it, must lie in the bound
+ * segment of the caller's endpoint; it is recorded with the team and
+ * handed back by gex_TM_Destroy. The collectives here keep their state in
+ * private memory, so scratch is optional and the size queries return the
+ * spec's conventional sizes (GASNET_COLL_MIN_SCRATCH_SIZE, default 1 KiB,
+ * or the parent's size rounded up to a cache line; and
+ * GASNET_COLL_SCRATCH_SIZE, default 2 MiB).
+ */
+#include "coll.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* tickets taken by this process's splits (atomic: threads may split
+ * different teams at once) */
+static uint32_t split_tickets;
+
+typedef struct {
+    int32_t color; /* -1: not joining */
+    int32_t key;
+    uint32_t ticket;
+} record_t;
+
+typedef struct {
+    record_t *all; /* by parent rank */
+    gex_Rank_t have;
+} exchange_t;
+
+/* Gathers every member's record: sends ours first (step 0), then takes
+ * what has arrived. */
+static int exchange_progress(gasnete_coll_op_t *op)
+{
+    gasneti_tm_t tm = op->tm;
+    exchange_t *x = op->state;
+    if (op->step == 0) {
+        for (gex_Rank_t r = 0; r < tm->size; r++)
+            if (r != tm->rank) gasnete_coll_send(tm, op->seq, 0, r, &x->all[tm->rank], sizeof(record_t));
+        op->step = 1;
+    }
+    for (gex_Rank_t r = 0; r < tm->size; r++) {
+        if (r == tm->rank || x->all[r].key != INT32_MIN) continue;
+        record_t rec;
+        long len = gasnete_coll_take(tm, op->seq, 0, r, &rec, sizeof rec);
+        if (len < 0) continue;
+        if (len != (long)sizeof rec || rec.key == INT32_MIN || rec.color < -1)
+            gasneti_fatalerror("gex_TM_Split: malformed record from rank %u of the parent team", r);
+        x->all[r] = rec;
+        x->have++;
+    }
+    if (x->have < tm->size) return 0;
+    op->state = NULL; /* the caller keeps the records */
+    return 1;
+}
+
+static size_t scratch_size_query(gasneti_tm_t parent, gex_Flags_t flags)
+{
+    size_t min = (size_t)gasneti_getenv_size("GASNET_COLL_MIN_SCRATCH_SIZE", 1024);
+    size_t by_size = ((size_t)parent->size + GASNETI_CACHE_LINE_BYTES - 1) &
+                     ~(size_t)(GASNETI_CACHE_LINE_BYTES - 1);
+    if (by_size > min) min = by_size;
+    if (flags & GEX_FLAG_TM_SCRATCH_SIZE_MIN) return min;
+    size_t rec = (size_t)gasneti_getenv_size("GASNET_COLL_SCRATCH_SIZE", 2 << 20);
+    return rec > min ? rec : min;
+}
+
+size_t gex_TM_Split(gex_TM_t *new_tm_p, gex_TM_t parent_tm, int color, int key,
+                    void *scratch_addr, size_t scratch_size, gex_Flags_t flags)
+{
+    const char *call = "gex_TM_Split";
+    GASNETI_CHECK_READY(call);
+    gasneti_tm_t parent = gasneti_import_team(parent_tm, call);
+    GASNETI_CHECK_MAY_COMMUNICATE(call);
+    const gex_Flags_t queries = GEX_FLAG_TM_SCRATCH_SIZE_MIN | GEX_FLAG_TM_SCRATCH_SIZE_RECOMMENDED;
+    if (flags & ~queries)
+        gasneti_fatalerror("%s: flags 0x%x are not allowed (only the scratch-size queries)", call,
+                           (unsigned)(flags & ~queries));
+    if ((flags & queries) == queries)
+        gasneti_fatalerror("%s: GEX_FLAG_TM_SCRATCH_SIZE_MIN and _RECOMMENDED are exclusive", call);
+    if (!parent->coll) gasneti_fatalerror("%s: the parent team was created without collectives", call);
+    if (flags & queries) return new_tm_p ? scratch_size_query(parent, flags) : 0;
+    if (new_tm_p && color < 0)
+        gasneti_fatalerror("%s: color %d is negative (colours are non-negative)", call, color);
+    if (new_tm_p && key == INT32_MIN)
+        gasneti_fatalerror("%s: key INT_MIN is reserved", call);
+    if (new_tm_p && scratch_addr) {
+        size_t min = scratch_size_query(parent, GEX_FLAG_TM_SCRATCH_SIZE_MIN);
+        if (scratch_size < min)
+            gasneti_fatalerror("%s: scratch of %zu bytes is less than the minimum (%zu, "
+                               "GEX_FLAG_TM_SCRATCH_SIZE_MIN)", call, scratch_size, min);
+        gex_EP_Location_t me = {gasneti_mynode, parent->ep->index};
+        if (!gasneti_in_seginfo(gasneti_peer_segment(me), scratch_addr, scratch_size))
+            gasneti_fatalerror("%s: scratch [%p, +%zu) is not inside the bound segment of the "
+                               "caller's endpoint", call, scratch_addr, scratch_size);
+    }
+
+    exchange_t *x = malloc(sizeof *x);
+    record_t *all = malloc(parent->size * sizeof *all);
+    gasnete_coll_op_t *op = calloc(1, sizeof *op);
+    if (!x || !all || !op) gasneti_fatalerror("%s: out of memory", call);
+    for (gex_Rank_t r = 0; r < parent->size; r++) all[r].key = INT32_MIN;
+    all[parent->rank] = (record_t){new_tm_p ? color : -1, key,
+                                   __atomic_add_fetch(&split_tickets, 1, __ATOMIC_RELAXED)};
+    *x = (exchange_t){all, 1};
+    op->tm = parent;
+    op->progress = exchange_progress;
+    op->state = x;
+    gasnete_coll_run(op, call);
+    free(x);
+
+    size_t made = 0;
+    if (new_tm_p) {
+        /* members of my colour by (key, parent rank) */
+        gex_Rank_t n = 0, me = 0, *order = malloc(parent->size * sizeof *order);
+        if (!order) gasneti_fatalerror("%s: out of memory", call);
+        for (gex_Rank_t r = 0; r < parent->size; r++) {
+            if (all[r].color != color) continue;
+            gex_Rank_t i = n++;
+            while (i > 0 && all[order[i - 1]].key > all[r].key) {
+                order[i] = order[i - 1];
+                i--;
+            }
+            order[i] = r;
+        }
+        gex_EP_Location_t *members = malloc(n * sizeof *members);
+        if (!members) gasneti_fatalerror("%s: out of memory", call);
+        for (gex_Rank_t i = 0; i < n; i++) {
+            members[i] = gasneti_tm_member(parent, order[i]);
+            if (order[i] == parent->rank) me = i;
+        }
+        uint64_t id = (uint64_t)members[0].gex_rank << 32 | all[order[0]].ticket;
+        gasneti_tm_t tm = gasneti_tm_create(parent->client, parent->ep, me, n, members, id);
+        tm->scratch = scratch_addr;
+        tm->scratch_size = scratch_addr ? scratch_size : 0;
+        gasnete_coll_team_init(tm);
+        *new_tm_p = tm;
+        free(members);
+        free(order);
+        made = 1;
+    }
+    free(all);
+    return made;
+}
+
+int gex_TM_Destroy(gex_TM_t tm_, gex_Memvec_t *scratch_p, gex_Flags_t flags)
+{
+    const char *call = "gex_TM_Destroy";
+    GASNETI_CHECK_READY(call);
+    gasneti_tm_t tm = gasneti_import_team(tm_, call);
+    GASNETI_CHECK_MAY_COMMUNICATE(call);
+    if (tm == tm->client->tm0) gasneti_fatalerror("%s: the primordial team cannot be destroyed", call);
+    const gex_Flags_t known = GEX_FLAG_GLOBALLY_QUIESCED | GEX_FLAG_SCRATCH_SEG_OFFSET;
+    if (flags & ~known)
+        gasneti_fatalerror("%s: flags 0x%x are not allowed", call, (unsigned)(flags & ~known));
+    if (!(flags & GEX_FLAG_GLOBALLY_QUIESCED) && tm->coll)
+        gasnete_coll_run(gasnete_coll_barrier_op(tm), call);
+    int wrote = 0;
+    if (scratch_p && tm->scratch) {
+        scratch_p->gex_addr = tm->scratch;
+        if (flags & GEX_FLAG_SCRATCH_SEG_OFFSET)
+            scratch_p->gex_addr = (void *)((char *)tm->scratch - (char *)tm->ep->segment->addr);
+        scratch_p->gex_len = tm->scratch_size;
+        wrote = 1;
+    }
+    gasnete_coll_team_fini(tm);
+    gasneti_tm_free(tm);
+    return wrote;
+}

@@ -1,0 +1,332 @@
+/* Active Messages through shared memory between the processes of a
+ * neighbourhood (an ammpi channel: ammpi.h). On by default where the shm
+ * backend's neighbourhood has more than one process; GASNET_SHM_AM=no
+ * keeps every AM on MPI.
+ *
+ * RINGS. Each process owns one shared-memory object holding a ring per
+ * neighbour that sends to it: a byte ring of GASNET_SHM_AM_RING bytes
+ * (default 256 KiB) with a tail the sender advances and a head the
+ * receiver advances, each a 64-bit byte count in its own cache line. An
+ * entry is a 16-byte frame (its length and the message's), then the
+ * message in ammpi's wire form (header, arguments, payload), padded to 64
+ * bytes; an entry that would cross the end is preceded by a wrap frame.
+ * The objects are created at start-up, mapped by every neighbour and
+ * unlinked at once, so nothing stays in /dev/shm.
+ *
+ * SENDING. A sender copies a Medium payload into the entry (its one
+ * copy); a Long payload goes straight to its destination when the
+ * destination segment is mapped here (the on-node fast path's table,
+ * gasnet_extended.h, or a created endpoint's published segment,
+ * core-mpi/segment.c), else into the entry. It publishes the entry by
+ * advancing the tail (release). A request that finds no room polls until
+ * there is (or returns AMMPI_ERR_AGAIN under IMMEDIATE); a reply never
+ * waits: without room it is kept in a private list and written by a
+ * later poll. So a handler can always reply, and nothing waits without
+ * polling.
+ *
+ * RECEIVING. Every ammpi poll visits the rings: it takes the entries
+ * between head and tail (acquire), hands each to ammpi_deliver, which
+ * validates it like an MPI message (a bad one is reported naming the
+ * sender and never runs) and runs its handler on the entry in place, then
+ * advances the head (release). A frame that does not make sense is fatal,
+ * naming the sender: the ring cannot be read past it.
+ *
+ * THREADS. A ring has one writing process and one reading process; a
+ * mutex per ring on each side orders that process's threads (readers
+ * only try it: a ring another thread drains is skipped).
+ *
+ * MEMORY. (n-1) rings of GASNET_SHM_AM_RING bytes per process in shared
+ * memory, n the neighbourhood's size; the private reply list holds at
+ * most one copy per request received and not yet answered.
+ */
+#include "gasnet_internal.h"
+#include "rma.h"
+#include "shmam.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#define LINE GASNETI_SHMAM_LINE
+#define FRAME GASNETI_SHMAM_FRAME
+typedef gasneti_shmam_ctl_t ring_ctl_t;
+typedef gasneti_shmam_frame_t frame_t;
+
+/* One direction between this process and one neighbour. */
+typedef struct {
+    ring_ctl_t *ctl;
+    char *data;
+    pthread_mutex_t lock;
+    gex_Rank_t peer; /* jobrank */
+} ring_t;
+
+typedef struct pending_reply {
+    struct pending_reply *next;
+    int dest, dest_ep;
+    size_t len;
+    char wire[];
+} pending_reply_t;
+
+static ammpi_channel_t channel;
+static uint64_t ring_size;
+static int nlocal, local_rank;
+static ring_t *in, *out; /* by local rank of the neighbour */
+static int *local_of;    /* jobrank -> local rank, -1 elsewhere */
+static pending_reply_t *replies;
+static pthread_mutex_t replies_lock = PTHREAD_MUTEX_INITIALIZER;
+static int nreplies; /* atomic hint: replies waiting for room */
+
+static size_t object_size(void) { return (size_t)nlocal * (sizeof(ring_ctl_t) + ring_size); }
+static ring_ctl_t *ctl_of(char *obj, int sender) { return (ring_ctl_t *)(obj + (size_t)sender * sizeof(ring_ctl_t)); }
+static char *data_of(char *obj, int sender)
+{
+    return obj + (size_t)nlocal * sizeof(ring_ctl_t) + (size_t)sender * ring_size;
+}
+
+/* ---- writing */
+
+/* With r's lock held: writes an entry holding m (len bytes of wire form;
+ * or the ready wire bytes of a kept reply), if there is room; a Long's
+ * payload goes to in_place first. Returns whether it did. */
+static int try_write(ring_t *r, size_t len, const ammpi_msg_t *m, int dest_ep, int is_reply,
+                     void *in_place, const void *wire)
+{
+    uint64_t total = (FRAME + len + LINE - 1) & ~(uint64_t)(LINE - 1);
+    uint64_t tail = r->ctl->tail, head = __atomic_load_n(&r->ctl->head, __ATOMIC_ACQUIRE);
+    uint64_t pos = tail % ring_size, to_end = ring_size - pos;
+    uint64_t need = total + (total > to_end ? to_end : 0);
+    if (ring_size - (tail - head) < need) return 0;
+    if (in_place) memcpy(in_place, m->src, m->nbytes);
+    if (total > to_end) { /* wrap: the rest of the ring is skipped */
+        frame_t *w = (frame_t *)(r->data + pos);
+        *w = (frame_t){(uint32_t)to_end, 0, 0};
+        tail += to_end;
+        pos = 0;
+    }
+    frame_t *f = (frame_t *)(r->data + pos);
+    *f = (frame_t){(uint32_t)total, (uint32_t)len, 0};
+    if (wire) memcpy((char *)f + FRAME, wire, len);
+    else ammpi_wire_write((char *)f + FRAME, m, dest_ep, is_reply, in_place != NULL);
+    __atomic_store_n(&r->ctl->tail, tail + total, __ATOMIC_RELEASE);
+    return 1;
+}
+
+/* Where a Long's destination is mapped here, or NULL. */
+static void *mapped(const ammpi_msg_t *m, int dest, int dest_ep)
+{
+    if (m->category != AMMPI_LONG || !m->nbytes) return NULL;
+    if (dest_ep != 0) { /* a created endpoint's segment published and mapped here */
+        gex_EP_Location_t loc = {(gex_Rank_t)dest, (gex_EP_Index_t)dest_ep};
+        if (!gasneti_in_seginfo(gasneti_peer_segment(loc), m->dest_addr, m->nbytes)) return NULL;
+        return gasneti_peer_local(loc, m->dest_addr);
+    }
+    if (!gasneti_pshm) return NULL;
+    const gasneti_pshm_t *p = &gasneti_pshm[dest];
+    uintptr_t off = (uintptr_t)m->dest_addr - p->base;
+    if (off >= p->size || m->nbytes > p->size - off) return NULL;
+    return (char *)m->dest_addr + p->offset;
+}
+
+static void keep_reply(int dest, int dest_ep, const ammpi_msg_t *m, size_t len)
+{
+    pending_reply_t *p = malloc(sizeof *p + len);
+    if (!p) gasneti_fatalerror("shared-memory AMs: out of memory for a %zu-byte reply", len);
+    p->next = NULL; /* the list's end: flush_replies follows next */
+    p->dest = dest;
+    p->dest_ep = dest_ep;
+    p->len = len;
+    ammpi_wire_write(p->wire, m, dest_ep, 1, 0);
+    pthread_mutex_lock(&replies_lock);
+    pending_reply_t **tail = &replies;
+    while (*tail) tail = &(*tail)->next; /* in order */
+    *tail = p;
+    __atomic_fetch_add(&nreplies, 1, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&replies_lock);
+}
+
+static int shm_send(ammpi_channel_t *ch, const ammpi_msg_t *m, int dest, int dest_ep, int is_reply)
+{
+    (void)ch;
+    ring_t *r = &out[local_of[dest]];
+    void *in_place = mapped(m, dest, dest_ep);
+    size_t len = ammpi_wire_size(m, in_place != NULL);
+    if (FRAME + len + LINE > ring_size / 2) return AMMPI_ERR_NOT_HERE; /* too big for the ring */
+    int idle = 0;
+    for (;;) {
+        pthread_mutex_lock(&r->lock);
+        int ok = try_write(r, len, m, dest_ep, is_reply, in_place, NULL);
+        pthread_mutex_unlock(&r->lock);
+        if (ok) return AMMPI_OK;
+        if (is_reply) {
+            keep_reply(dest, dest_ep, m, len); /* a reply never waits */
+            return AMMPI_OK;
+        }
+        if (m->flags & AMMPI_IMMEDIATE) return AMMPI_ERR_AGAIN;
+        ammpi_poll_wait(gasnetc_ep, &idle);
+    }
+}
+
+/* Writes the kept replies that now fit, in order per destination. */
+static void flush_replies(void)
+{
+    if (!__atomic_load_n(&nreplies, __ATOMIC_RELAXED) || pthread_mutex_trylock(&replies_lock)) return;
+    for (pending_reply_t **pp = &replies; *pp;) {
+        pending_reply_t *p = *pp;
+        ring_t *r = &out[local_of[p->dest]];
+        pthread_mutex_lock(&r->lock);
+        int ok = try_write(r, p->len, NULL, p->dest_ep, 1, NULL, p->wire);
+        pthread_mutex_unlock(&r->lock);
+        if (!ok) break; /* keep the order: later ones wait too */
+        *pp = p->next;
+        free(p);
+        __atomic_fetch_sub(&nreplies, 1, __ATOMIC_RELAXED);
+    }
+    pthread_mutex_unlock(&replies_lock);
+}
+
+/* ---- reading */
+
+#define POLL_BUDGET 32
+
+int gasneti_shmam_take(gasneti_shmam_ctl_t *ctl, char *data, uint64_t size, gex_Rank_t peer,
+                       ammpi_channel_t *ch, int budget)
+{
+    int handled = 0;
+    uint64_t head = ctl->head, tail = __atomic_load_n(&ctl->tail, __ATOMIC_ACQUIRE);
+    /* both counters lie in memory the peer may write: a head off an entry
+     * boundary would read a frame across the ring's end (found by fuzzing) */
+    if (head % LINE || tail - head > size)
+        gasneti_fatalerror("shared-memory AMs: the ring from node %u is corrupt (head %llu, tail "
+                           "%llu, %llu bytes)", peer, (unsigned long long)head,
+                           (unsigned long long)tail, (unsigned long long)size);
+    while (head != tail && handled < budget) {
+        uint64_t pos = head % size;
+        const frame_t *f = (const frame_t *)(data + pos);
+        uint32_t total = f->total, len = f->len;
+        if (total < FRAME || total % LINE || total > size - pos || total > tail - head ||
+            (len && len > total - FRAME) || (!len && pos + total != size))
+            gasneti_fatalerror("shared-memory AMs: a malformed entry from node %u (frame of %u "
+                               "bytes, message of %u, at %llu)", peer, total, len,
+                               (unsigned long long)head);
+        if (len) {
+            ammpi_deliver(gasnetc_ep, ch, (int)peer, (const char *)f + FRAME, len);
+            handled++;
+        }
+        head += total;
+        __atomic_store_n(&ctl->head, head, __ATOMIC_RELEASE);
+    }
+    return handled;
+}
+
+static int drain(ring_t *r)
+{
+    if (__atomic_load_n(&r->ctl->tail, __ATOMIC_ACQUIRE) == __atomic_load_n(&r->ctl->head, __ATOMIC_RELAXED))
+        return 0;
+    if (pthread_mutex_trylock(&r->lock)) return 0;
+    int handled = gasneti_shmam_take(r->ctl, r->data, ring_size, r->peer, &channel, POLL_BUDGET);
+    pthread_mutex_unlock(&r->lock);
+    return handled;
+}
+
+static int shm_poll(ammpi_channel_t *ch)
+{
+    (void)ch;
+    int handled = 0;
+    for (int i = 0; i < nlocal; i++)
+        if (i != local_rank) handled += drain(&in[i]);
+    flush_replies();
+    return handled;
+}
+
+/* ---- start-up */
+
+static void *map_object(const char *name, size_t size, int create)
+{
+    int fd = shm_open(name, create ? O_CREAT | O_EXCL | O_RDWR : O_RDWR, 0600);
+    void *p = MAP_FAILED;
+    if (fd >= 0 && (!create || ftruncate(fd, (off_t)size) == 0))
+        p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (fd >= 0) close(fd);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+void gasneti_shmam_init(void)
+{
+    int me = (int)gasneti_mynode;
+    int wanted = gasneti_getenv_yesno("GASNET_SHM_AM", 1);
+    ring_size = (uint64_t)gasneti_getenv_size("GASNET_SHM_AM_RING", 256 * 1024);
+    if (ring_size < 4 * 65536 || ring_size % LINE)
+        gasneti_fatalerror("GASNET_SHM_AM_RING=%llu: use a multiple of %d bytes, at least 256K",
+                           (unsigned long long)ring_size, LINE);
+    MPI_Comm local;
+    MPI_Comm_split(gasnetc_comm, (int)gasneti_nodeinfo[me].supernode, me, &local);
+    MPI_Comm_size(local, &nlocal);
+    MPI_Comm_rank(local, &local_rank);
+    int ok = wanted && nlocal > 1;
+    int *jobranks = malloc((size_t)nlocal * sizeof *jobranks);
+    if (!jobranks) gasneti_fatalerror("shared-memory AMs: out of memory");
+    MPI_Allgather(&me, 1, MPI_INT, jobranks, 1, MPI_INT, local);
+    long leader_pid = (long)getpid();
+    MPI_Bcast(&leader_pid, 1, MPI_LONG, 0, local);
+    char name[96];
+    char *mine = NULL, **objs = calloc((size_t)nlocal, sizeof *objs);
+    if (!objs) gasneti_fatalerror("shared-memory AMs: out of memory");
+    if (ok) { /* each process creates its object of incoming rings (zeroed) */
+        snprintf(name, sizeof name, "/gasnet-%ld-%ld-am%d", (long)getuid(), leader_pid, local_rank);
+        ok = (mine = map_object(name, object_size(), 1)) != NULL;
+    }
+    int all;
+    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, local);
+    if (all) {
+        for (int i = 0; i < nlocal && ok; i++) {
+            char peer[96];
+            snprintf(peer, sizeof peer, "/gasnet-%ld-%ld-am%d", (long)getuid(), leader_pid, i);
+            objs[i] = i == local_rank ? mine : map_object(peer, object_size(), 0);
+            ok = objs[i] != NULL;
+        }
+        MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, local);
+    }
+    if (mine) shm_unlink(name); /* every neighbour has mapped it (or gave up) */
+    int verbose = gasneti_getenv_yesno("GASNET_VERBOSEENV", 0);
+    if (!all) {
+        if (verbose || (wanted && nlocal > 1 && me == jobranks[0]))
+            fprintf(stderr, "GASNet node %d: AMs to neighbours go through MPI: %s\n", me,
+                    !wanted ? "GASNET_SHM_AM=no" : nlocal == 1 ? "no process shares memory with it"
+                                                : "shared memory for the AM queues could not be set up");
+        for (int i = 0; i < nlocal; i++)
+            if (objs[i] && objs[i] != mine) munmap(objs[i], object_size());
+        if (mine) munmap(mine, object_size());
+        free(objs);
+        free(jobranks);
+        MPI_Comm_free(&local);
+        return;
+    }
+    in = calloc((size_t)nlocal, sizeof *in);
+    out = calloc((size_t)nlocal, sizeof *out);
+    local_of = malloc(gasneti_nodes * sizeof *local_of);
+    unsigned char *peers = calloc(gasneti_nodes, 1);
+    if (!in || !out || !local_of || !peers) gasneti_fatalerror("shared-memory AMs: out of memory");
+    for (gasnet_node_t p = 0; p < gasneti_nodes; p++) local_of[p] = -1;
+    for (int i = 0; i < nlocal; i++) {
+        local_of[jobranks[i]] = i;
+        if (i == local_rank) continue;
+        peers[jobranks[i]] = 1;
+        in[i] = (ring_t){ctl_of(mine, i), data_of(mine, i), PTHREAD_MUTEX_INITIALIZER, (gex_Rank_t)jobranks[i]};
+        out[i] = (ring_t){ctl_of(objs[i], local_rank), data_of(objs[i], local_rank),
+                          PTHREAD_MUTEX_INITIALIZER, (gex_Rank_t)jobranks[i]};
+    }
+    channel = (ammpi_channel_t){shm_send, shm_poll};
+    if (ammpi_add_channel(gasnetc_ep, &channel, peers) != AMMPI_OK)
+        gasneti_fatalerror("shared-memory AMs: could not add the channel");
+    if (verbose)
+        fprintf(stderr, "GASNet node %d: AMs to %d neighbour%s go through shared memory\n", me,
+                nlocal - 1, nlocal == 2 ? "" : "s");
+    free(peers);
+    free(objs);
+    free(jobranks);
+    MPI_Comm_free(&local);
+}
