@@ -28,15 +28,21 @@ static void on_good(ammpi_token_t t, void *buf, size_t n, int32_t v)
     good++;
 }
 
-static void forge(ammpi_ep_t *ep, int kind, int handler, int nargs, uint32_t nbytes,
-                  uint64_t dest, uint16_t credits, int flags, int send_len)
+static void forge_at(ammpi_ep_t *ep, int ep_index, int kind, int handler, int nargs,
+                     uint32_t nbytes, uint64_t dest, uint16_t credits, int flags, int send_len)
 {
     char buf[HDR_MAX + 256];
     memset(buf, 0x77, sizeof buf);
     ammpi_hdr_t *h = (ammpi_hdr_t *)buf;
     *h = (ammpi_hdr_t){(uint8_t)kind, (uint8_t)handler, (uint8_t)nargs, (uint8_t)flags,
-                       credits, 0, nbytes, -1, dest};
+                       credits, (uint8_t)ep_index, 0, nbytes, flags & F_SEPARATE ? 0 : -1, dest};
     MPI_Send(buf, send_len, MPI_BYTE, 0, TAG_HEADER, ammpi_comm(ep));
+}
+
+static void forge(ammpi_ep_t *ep, int kind, int handler, int nargs, uint32_t nbytes,
+                  uint64_t dest, uint16_t credits, int flags, int send_len)
+{
+    forge_at(ep, 0, kind, handler, nargs, nbytes, dest, credits, flags, send_len);
 }
 
 struct expectation { const char *words[3]; };
@@ -52,6 +58,8 @@ int main(int argc, char **argv)
     seg = mem + 4096;
     CHECK_OK(ammpi_set_segment(ep, seg, SEGSIZE));
     ammpi_set_handler(ep, 5, (ammpi_handler_fn)on_good);
+    /* handler 6 takes Short requests with 2 arguments only */
+    CHECK_OK(ammpi_register(ep, 0, 6, (ammpi_handler_fn)on_good, AMMPI_SHORT | AMMPI_REQUEST, 2));
     if (!fatal) ammpi_set_error_handler(ep, record_error);
     uint64_t base = (uint64_t)(uintptr_t)seg;
     uint64_t peer_base;
@@ -62,13 +70,19 @@ int main(int argc, char **argv)
     static const struct expectation expect[] = {
         {{"node 1", "handler 77", "not registered"}},
         {{"node 1", "handler 5", "70000 payload bytes"}},
-        {{"node 1", "handler 5", "outside the segment"}},
-        {{"node 1", "handler 5", "outside the segment"}},
+        {{"node 1", "handler 5", "outside endpoint 0's segment"}},
+        {{"node 1", "handler 5", "outside endpoint 0's segment"}},
         {{"node 1", "truncated header", "10 bytes"}},
         {{"node 1", "handler 5", "header implies 132"}},
         {{"node 1", "returns 50 credits", "outstanding"}},
         {{"node 1", "unknown message kind 9", ""}},
         {{"node 1", "handler 5", "17 args"}},
+        {{"node 1", "handler 5", "names endpoint 3"}},
+        {{"node 1", "handler 6", "Medium request with 2 args for handler 6, registered for other"}},
+        {{"node 1", "handler 6", "Short request with 1 args for handler 6, registered for other"}},
+        {{"node 1", "handler 6", "Short reply with 2 args for handler 6, registered for other"}},
+        /* found by fuzzing (tests/fuzz/corpus/ammpi_wire/regress-empty-separate-long) */
+        {{"node 1", "handler 5", "separate payload of 0 bytes"}},
     };
     int nexpect = fatal ? 1 : (int)(sizeof expect / sizeof expect[0]);
     if (me == 1) {
@@ -83,6 +97,12 @@ int main(int argc, char **argv)
             forge(ep, K_SHORT, 5, 0, 0, 0, 50, 0, (int)h0);
             forge(ep, 9, 5, 0, 0, 0, 0, 0, (int)h0);
             forge(ep, K_SHORT, 5, 17, 0, 0, 0, 0, (int)h0 + 68);
+            forge_at(ep, 3, K_SHORT, 5, 0, 0, 0, 0, 0, (int)h0);
+            size_t h2 = hdr_len(2);
+            forge(ep, K_MEDIUM, 6, 2, 0, 0, 0, 0, (int)h2);
+            forge(ep, K_SHORT, 6, 1, 0, 0, 0, 0, (int)h1);
+            forge(ep, K_SHORT | K_REPLY, 6, 2, 0, 0, 0, 0, (int)h2);
+            forge(ep, K_LONG, 5, 1, 0, 0, 0, F_SEPARATE, (int)h1);
         }
         int32_t v = 42;
         CHECK_OK(ammpi_request_medium(ep, 0, 5, "payload", 8, 1, &v));

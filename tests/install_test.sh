@@ -13,7 +13,7 @@ fail() { echo "install_test: FAIL: $*" >&2; exit 1; }
 for flavor in opt debug; do
     prefix=$work/$flavor
     make -s -f mk/flavor.mk FLAVOR=$flavor install PREFIX="$prefix" > /dev/null
-    for f in include/gasnet.h include/gasnet_tools.h include/gasnet_config.h \
+    for f in include/gasnet.h include/gasnetex.h include/gasnet_mk.h include/gasnet_fwd.h include/gasnet_tools.h include/gasnet_config.h \
              include/mpi-conduit/gasnet_core.h include/mpi-conduit/mpi-seq.mak \
              include/mpi-conduit/mpi-par.mak include/mpi-conduit/mpi-parsync.mak \
              include/gasnet_tools-seq.mak include/gasnet_tools-par.mak \
@@ -33,6 +33,11 @@ for flavor in opt debug; do
             { echo "$out"; fail "fragment client, $flavor $mode"; }
         [ "$(echo "$out" | grep -c 'client ok')" = 2 ] || { echo "$out"; fail "client output, $flavor $mode"; }
         "$src/tools_client" | grep -q 'tools client ok' || fail "tools client, $flavor $mode"
+        for ex in ex_client ex_client_cxx; do
+            out=$("$prefix/bin/gasnetrun_mpi" -n 3 "$src/$ex" < /dev/null 2>&1) ||
+                { echo "$out"; fail "$ex, $flavor $mode"; }
+            [ "$(echo "$out" | grep -c 'ex client ok')" = 3 ] || { echo "$out"; fail "$ex output, $flavor $mode"; }
+        done
         # pkg-config, the other documented way
         export PKG_CONFIG_PATH=$prefix/lib/pkgconfig
         pc=gasnet-mpi-$mode
@@ -42,7 +47,43 @@ for flavor in opt debug; do
         out=$("$prefix/bin/gasnetrun_mpi" -n 3 "$src/pc_client" < /dev/null 2>&1) ||
             { echo "$out"; fail "pkg-config client, $flavor $mode"; }
         [ "$(echo "$out" | grep -c 'client ok')" = 3 ] || { echo "$out"; fail "pkg-config output"; }
+        $cc $(pkg-config --cflags $pc) -c tests/install/ex_client.c -o "$src/pc_ex.o"
+        $(pkg-config --variable=GASNET_LD $pc) -o "$src/pc_ex" "$src/pc_ex.o" $(pkg-config --libs $pc)
+        out=$("$prefix/bin/gasnetrun_mpi" -n 2 "$src/pc_ex" < /dev/null 2>&1) ||
+            { echo "$out"; fail "pkg-config EX client, $flavor $mode"; }
+        [ "$(echo "$out" | grep -c 'ex client ok')" = 2 ] || { echo "$out"; fail "pkg-config EX output"; }
     done
+    # gasnet_fwd.h compiles alone, in C and C++
+    for lang in c c++; do
+        echo '#include <gasnet_fwd.h>
+int main(void) { gex_Rank_t r = GEX_RANK_INVALID; return r == 0; }' |
+            gcc -x $lang -Wall -Wextra -pedantic -Werror -I"$prefix/include" - -o "$work/fwd" ||
+            fail "gasnet_fwd.h alone ($lang)"
+    done
+    # gasnet_mk.h alone (it brings gasnetex.h), in C and C++
+    for lang in c c++; do
+        echo '#include <gasnet_mk.h>
+int main(void) { gex_MK_Create_args_t a = {0, GEX_MK_CLASS_CUDA_UVA, {{0}}}; return a.gex_class == 0 && GEX_MK_HOST != 0; }' |
+            gcc -x $lang -DGASNET_SEQ -Wall -Wextra -pedantic -Werror -I"$prefix/include" \
+                -I"$prefix/include/mpi-conduit" - -c -o "$work/mk.o" || fail "gasnet_mk.h alone ($lang)"
+    done
+    # gasnet_coll.h compiles alone, in C and C++; GASNET_COLL_SINGLE, removed
+    # from GASNet-EX, does not compile and names its replacement
+    for lang in c c++; do
+        comp=$cc
+        [ $lang = c++ ] && comp=$(command -v mpicxx || command -v mpic++)
+        echo '#include <gasnet_coll.h>
+gex_Event_t f(gex_TM_t tm, void *d) { return gex_Coll_BroadcastNB(tm, 0, d, d, 1, 0); }
+gasnet_team_handle_t g(void) { return GASNET_TEAM_ALL; }' |
+            $comp -x $lang -DGASNET_SEQ -Wall -Wextra -pedantic -Werror -I"$prefix/include" \
+                -I"$prefix/include/mpi-conduit" -c - -o "$work/coll.o" || fail "gasnet_coll.h alone ($lang)"
+    done
+    if echo '#include <gasnet_coll.h>
+int f(void) { return GASNET_COLL_SINGLE; }' | $cc -x c -DGASNET_SEQ -I"$prefix/include" \
+        -I"$prefix/include/mpi-conduit" -c - -o "$work/single.o" 2> "$work/single.log"; then
+        fail "GASNET_COLL_SINGLE compiled"
+    fi
+    grep -q 'use_GASNET_COLL_LOCAL' "$work/single.log" || { cat "$work/single.log"; fail "no GASNET_COLL_SINGLE message"; }
     # The link-name check: SEQ objects against the PAR library must not link.
     par_libs=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --variable=GASNET_LIBS gasnet-mpi-par)
     if $cc -DGASNET_SEQ -I"$prefix/include" -I"$prefix/include/mpi-conduit" tests/install/client.c \

@@ -5,7 +5,9 @@
  *   idle   an idle node with a progress thread uses little CPU: the thread
  *          backs off instead of spinning (checked on CPU time, not speed).
  *   nis    node 1 sits in a no-interrupt section holding an HSL while node 0
- *          floods it with requests: the handlers run, never on that thread. */
+ *          sends it requests (at least 100, and until one ran during the
+ *          section: node 1 may serve the first ones before it enters): the
+ *          handlers run, never on that thread. */
 #include "test.h"
 
 #include <pthread.h>
@@ -14,24 +16,26 @@
 #include <unistd.h>
 
 enum { H_PING = 200, H_PONG, H_DONE };
-static int pongs, done;
+static int pongs, pongs_in_nis, done;
 static int in_nis;             /* node 1's main thread is inside its section */
 static pthread_t nis_thread;
 static int during_nis, on_nis_thread; /* handlers that ran meanwhile; on that thread */
 
 static void ping_h(gasnet_token_t t)
 {
-    if (__atomic_load_n(&in_nis, __ATOMIC_ACQUIRE)) {
+    int nis = __atomic_load_n(&in_nis, __ATOMIC_ACQUIRE);
+    if (nis) {
         __atomic_fetch_add(&during_nis, 1, __ATOMIC_RELAXED);
         if (pthread_equal(pthread_self(), nis_thread))
             __atomic_fetch_add(&on_nis_thread, 1, __ATOMIC_RELAXED);
     }
-    gasnet_AMReplyShort0(t, H_PONG);
+    gasnet_AMReplyShort1(t, H_PONG, nis);
 }
 
-static void pong_h(gasnet_token_t t)
+static void pong_h(gasnet_token_t t, gasnet_handlerarg_t nis)
 {
     (void)t;
+    if (nis) __atomic_fetch_add(&pongs_in_nis, 1, __ATOMIC_RELAXED);
     __atomic_fetch_add(&pongs, 1, __ATOMIC_RELEASE);
 }
 
@@ -115,8 +119,12 @@ int main(int argc, char **argv)
                   "section", on_nis_thread);
             CHECK(during_nis > 0, "no handler ran during the section");
         } else {
-            for (int i = 0; i < 100; i++) CHECK_OK(gasnet_AMRequestShort0(1, H_PING));
-            GASNET_BLOCKUNTIL(pongs_seen() == 100);
+            double start = wall_seconds();
+            for (int i = 0; i < 100 || !__atomic_load_n(&pongs_in_nis, __ATOMIC_RELAXED); i++) {
+                CHECK_OK(gasnet_AMRequestShort0(1, H_PING));
+                GASNET_BLOCKUNTIL(pongs_seen() == i + 1);
+                CHECK(wall_seconds() - start < 20, "no request ran during node 1's section");
+            }
             CHECK_OK(gasnet_AMRequestShort0(1, H_DONE));
         }
     } else {

@@ -9,10 +9,14 @@
  *   tools_basic fatal           dies through gasnett_fatalerror
  *   tools_basic kill            gasnett_killmyprocess(7), skipping atexit
  *   tools_basic condwait        SEQ: gasnett_cond_wait is fatal
+ *   tools_basic nopos           dies through gasnett_fatalerror_nopos
  */
 #include <gasnet_tools.h>
+#include <gasnet_tools_internal.h> /* gasneti_tools_diagnostics */
 
 #include <signal.h>
+#include <sys/resource.h>
+#include <sys/time.h>
 #include <stdarg.h>
 #include <sys/mman.h>
 #if defined(GASNETT_THREAD_SAFE)
@@ -43,6 +47,18 @@
 #endif
 #if GASNETT_SPEC_VERSION_MAJOR != 1 || GASNETT_SPEC_VERSION_MINOR != 9
 #error "spec version 1.9"
+#endif
+#if defined(GASNETT_USING_GENERIC_ATOMICOPS) || defined(GASNETT_USING_GETTIMEOFDAY)
+#error "atomics are not emulated and timers do not use gettimeofday here"
+#endif
+#if !GASNETT_SET_AFFINITY_SUPPORT
+#error "GASNETT_SET_AFFINITY_SUPPORT: sched_setaffinity binds threads on Linux"
+#endif
+#if defined(GASNET_DEBUG) && GASNET_DEBUGMALLOC != 1
+#error "debug builds check gasnett_debug_* allocations: GASNET_DEBUGMALLOC must be 1"
+#endif
+#if !defined(GASNET_DEBUG) && defined(GASNET_DEBUGMALLOC)
+#error "GASNET_DEBUGMALLOC must be undefined in optimised builds"
 #endif
 #if !defined(GASNETT_HAVE_ATOMIC_CAS) || !defined(GASNETT_HAVE_ATOMIC_ADD_SUB) || \
     !defined(GASNETT_HAVE_STRONGATOMIC_CAS) || !defined(GASNETT_HAVE_STRONGATOMIC_ADD_SUB)
@@ -737,6 +753,257 @@ static void check_utilities(void)
 #endif
 }
 
+/* ---- GASNet-EX-era names */
+
+static void check_release_version(void)
+{
+    char want[64];
+    CHECK(gasnett_release_version() == (uint64_t)GASNETT_RELEASE_VERSION_MAJOR * 1000000 +
+                                           (uint64_t)GASNETT_RELEASE_VERSION_MINOR * 10000 +
+                                           GASNETT_RELEASE_VERSION_PATCH);
+    snprintf(want, sizeof want, "%d.%d.%d", GASNET_RELEASE_VERSION_MAJOR, GASNET_RELEASE_VERSION_MINOR,
+             GASNET_RELEASE_VERSION_PATCH);
+    CHECK_STR(gasnett_release_version_str(), want);
+    CHECK(GASNETT_RELEASE_VERSION_MAJOR == GASNET_RELEASE_VERSION_MAJOR &&
+          GASNETT_RELEASE_VERSION_MINOR == GASNET_RELEASE_VERSION_MINOR &&
+          GASNETT_RELEASE_VERSION_PATCH == GASNET_RELEASE_VERSION_PATCH);
+}
+
+static int alarms;
+static void on_alarm(int sig) { (void)sig; alarms++; }
+
+/* Sleeps last at least what they ask for on the tools clock (a lower
+ * bound, never an upper one), also when signals arrive meanwhile. */
+static void check_nsleep(void)
+{
+    struct sigaction sa, old;
+    struct itimerval every_ms = {{0, 1000}, {0, 1000}}, off = {{0, 0}, {0, 0}};
+    gasnett_tick_t t0, t1;
+
+    CHECK(gasnett_nsleep(0) == 0);
+    t0 = gasnett_ticks_now();
+    CHECK(gasnett_nsleep(3000000) == 0);
+    t1 = gasnett_ticks_now();
+    CHECK(gasnett_ticks_to_ns(t1 - t0) >= 3000000);
+
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_alarm; /* no SA_RESTART: each signal interrupts the sleep */
+    CHECK(sigaction(SIGALRM, &sa, &old) == 0);
+    CHECK(setitimer(ITIMER_REAL, &every_ms, NULL) == 0);
+    t0 = gasnett_ticks_now();
+    CHECK(gasnett_nsleep(20000000) == 0);
+    t1 = gasnett_ticks_now();
+    CHECK(setitimer(ITIMER_REAL, &off, NULL) == 0);
+    CHECK(sigaction(SIGALRM, &old, NULL) == 0);
+    CHECK(alarms > 0);
+    CHECK(gasnett_ticks_to_ns(t1 - t0) >= 20000000);
+}
+
+static void check_rlimits(void)
+{
+    static const int resources[] = {RLIMIT_CPU, RLIMIT_DATA,   RLIMIT_RSS,    RLIMIT_STACK,
+                                    RLIMIT_AS,  RLIMIT_NPROC, RLIMIT_NOFILE, RLIMIT_MEMLOCK};
+    struct rlimit lim;
+    size_t i;
+
+    /* Lower a soft limit first, so that raising it is seen. */
+    CHECK(getrlimit(RLIMIT_NOFILE, &lim) == 0);
+    if (lim.rlim_max > 64) {
+        lim.rlim_cur = 64;
+        CHECK(setrlimit(RLIMIT_NOFILE, &lim) == 0);
+    }
+    CHECK(gasnett_maximize_rlimits() != 0);
+    for (i = 0; i < sizeof resources / sizeof resources[0]; i++) {
+        CHECK(getrlimit(resources[i], &lim) == 0);
+        CHECK(lim.rlim_cur == lim.rlim_max);
+    }
+    CHECK(getrlimit(RLIMIT_NOFILE, &lim) == 0);
+    lim.rlim_cur = lim.rlim_max > 64 ? 64 : lim.rlim_max;
+    CHECK(setrlimit(RLIMIT_NOFILE, &lim) == 0);
+    CHECK(gasnett_maximize_rlimit(RLIMIT_NOFILE, "RLIMIT_NOFILE") != 0);
+    CHECK(getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur == lim.rlim_max);
+}
+
+/* f(buf, v) must give `want` into an exactly sized buffer, and its size
+ * with buf == NULL. */
+#define CHECK_FORMAT(f, v, want)                                               \
+    do {                                                                       \
+        size_t need_ = f(NULL, v);                                             \
+        char *buf_ = (char *)malloc(need_);                                    \
+        CHECK(buf_ != NULL);                                                   \
+        CHECK(need_ == strlen(want) + 1);                                      \
+        CHECK(f(buf_, v) == need_);                                            \
+        CHECK_STR(buf_, want);                                                 \
+        free(buf_);                                                            \
+    } while (0)
+
+static void check_format_ex(void)
+{
+    static const struct { gex_DT_t v; const char *name; } dts[] = {
+        {GEX_DT_I32, "GEX_DT_I32"}, {GEX_DT_U32, "GEX_DT_U32"}, {GEX_DT_I64, "GEX_DT_I64"},
+        {GEX_DT_U64, "GEX_DT_U64"}, {GEX_DT_FLT, "GEX_DT_FLT"}, {GEX_DT_DBL, "GEX_DT_DBL"},
+        {GEX_DT_USER, "GEX_DT_USER"}};
+    static const struct { gex_OP_t v; const char *name; } ops[] = {
+        {GEX_OP_AND, "GEX_OP_AND"},   {GEX_OP_OR, "GEX_OP_OR"},       {GEX_OP_XOR, "GEX_OP_XOR"},
+        {GEX_OP_ADD, "GEX_OP_ADD"},   {GEX_OP_SUB, "GEX_OP_SUB"},     {GEX_OP_MULT, "GEX_OP_MULT"},
+        {GEX_OP_MIN, "GEX_OP_MIN"},   {GEX_OP_MAX, "GEX_OP_MAX"},     {GEX_OP_INC, "GEX_OP_INC"},
+        {GEX_OP_DEC, "GEX_OP_DEC"},   {GEX_OP_SET, "GEX_OP_SET"},     {GEX_OP_CAS, "GEX_OP_CAS"},
+        {GEX_OP_FAND, "GEX_OP_FAND"}, {GEX_OP_FOR, "GEX_OP_FOR"},     {GEX_OP_FXOR, "GEX_OP_FXOR"},
+        {GEX_OP_FADD, "GEX_OP_FADD"}, {GEX_OP_FSUB, "GEX_OP_FSUB"},   {GEX_OP_FMULT, "GEX_OP_FMULT"},
+        {GEX_OP_FMIN, "GEX_OP_FMIN"}, {GEX_OP_FMAX, "GEX_OP_FMAX"},   {GEX_OP_FINC, "GEX_OP_FINC"},
+        {GEX_OP_FDEC, "GEX_OP_FDEC"}, {GEX_OP_SWAP, "GEX_OP_SWAP"},   {GEX_OP_FCAS, "GEX_OP_FCAS"},
+        {GEX_OP_GET, "GEX_OP_GET"},   {GEX_OP_USER, "GEX_OP_USER"},   {GEX_OP_USER_NC, "GEX_OP_USER_NC"}};
+    unsigned int ti_all = (1u << 5) - 1; /* GEX_TI_ALL, as gasnetex.h will define it */
+    char all_ops[600] = "";
+    size_t i;
+
+    for (i = 0; i < sizeof dts / sizeof dts[0]; i++) CHECK_FORMAT(gasnett_format_dt, dts[i].v, dts[i].name);
+    CHECK_FORMAT(gasnett_format_dt, GEX_DT_I32 | GEX_DT_DBL, "GEX_DT_I32|GEX_DT_DBL");
+    CHECK_FORMAT(gasnett_format_dt, (gex_DT_t)0, "0");
+    CHECK_FORMAT(gasnett_format_dt, (gex_DT_t)1 << 7, "0x80");
+    CHECK_FORMAT(gasnett_format_dt, GEX_DT_U64 | (1u << 9) | (1u << 31), "GEX_DT_U64|0x80000200");
+
+    for (i = 0; i < sizeof ops / sizeof ops[0]; i++) { /* in bit order */
+        CHECK_FORMAT(gasnett_format_op, ops[i].v, ops[i].name);
+        strcat(all_ops, i ? "|" : "");
+        strcat(all_ops, ops[i].name);
+    }
+    CHECK_FORMAT(gasnett_format_op, GEX_OP_CSWAP, "GEX_OP_FCAS"); /* another name of FCAS */
+    CHECK_FORMAT(gasnett_format_op, GEX_OP_ADD | GEX_OP_FADD, "GEX_OP_ADD|GEX_OP_FADD");
+    CHECK_FORMAT(gasnett_format_op, GEX_OP_TO_FETCHING(GEX_OP_XOR), "GEX_OP_FXOR");
+    CHECK_FORMAT(gasnett_format_op, (gex_OP_t)0, "0");
+    CHECK_FORMAT(gasnett_format_op, (gex_OP_t)1 << 12, "0x1000");
+    /* every bit: all the names in bit order, then the unnamed bits */
+    strcat(all_ops, "|0x30007000");
+    CHECK_FORMAT(gasnett_format_op, ~(gex_OP_t)0, all_ops);
+
+    CHECK_FORMAT(gasnett_format_ti, 1u << 0, "GEX_TI_SRCRANK");
+    CHECK_FORMAT(gasnett_format_ti, 1u << 4, "GEX_TI_EP");
+    CHECK_FORMAT(gasnett_format_ti, ti_all, "GEX_TI_SRCRANK|GEX_TI_ENTRY|GEX_TI_IS_REQ|GEX_TI_IS_LONG|GEX_TI_EP");
+    CHECK_FORMAT(gasnett_format_ti, (1u << 2) | (1u << 5), "GEX_TI_IS_REQ|0x20");
+    CHECK_FORMAT(gasnett_format_ti, 0u, "0");
+}
+
+/* gex_Memvec_t's layout (gasnetex.h is not included here). */
+typedef struct { void *gex_addr; size_t gex_len; } tb_Memvec_t;
+
+/* A VIS formatter's output into a buffer of exactly its _bufsz size. */
+#define CHECK_VIS(bufsz, call, want)                                         \
+    do {                                                                     \
+        char *buf = (char *)malloc(bufsz);                                   \
+        CHECK(buf != NULL);                                                  \
+        CHECK(call == buf);                                                  \
+        CHECK(strlen(buf) < (bufsz));                                        \
+        if (want) CHECK_STR(buf, (const char *)want);                        \
+        free(buf);                                                           \
+    } while (0)
+
+static void check_format_vis(void)
+{
+    void *addrs[3] = {(void *)0x1000, (void *)0x2000, NULL};
+    void *far[3] = {(void *)UINTPTR_MAX, (void *)UINTPTR_MAX, (void *)UINTPTR_MAX};
+    tb_Memvec_t mv[2] = {{(void *)0x1000, 16}, {(void *)0x2000, 0}};
+    tb_Memvec_t mvfar[3] = {{(void *)UINTPTR_MAX, SIZE_MAX}, {(void *)UINTPTR_MAX, SIZE_MAX},
+                            {(void *)UINTPTR_MAX, SIZE_MAX}};
+    ptrdiff_t ds[2] = {8, 64}, ss[2] = {16, -128}, extreme[3] = {PTRDIFF_MIN, PTRDIFF_MIN, PTRDIFF_MIN};
+    size_t count[2] = {4, 2}, bigcount[3] = {SIZE_MAX, SIZE_MAX, SIZE_MAX};
+
+    CHECK_VIS(gasnett_format_addrlist_bufsz(2), gasnett_format_addrlist(buf, 2, addrs, 8),
+              "2 entries, len=8: [0x1000, 0x2000]");
+    CHECK_VIS(gasnett_format_addrlist_bufsz(3), gasnett_format_addrlist(buf, 3, addrs, 0),
+              "3 entries, len=0: [0x1000, 0x2000, 0x0]");
+    CHECK_VIS(gasnett_format_addrlist_bufsz(1), gasnett_format_addrlist(buf, 1, addrs + 1, 4),
+              "1 entry, len=4: [0x2000]");
+    CHECK_VIS(gasnett_format_addrlist_bufsz(0), gasnett_format_addrlist(buf, 0, addrs, 4), "0 entries, len=4: []");
+    CHECK_VIS(gasnett_format_addrlist_bufsz(3), gasnett_format_addrlist(buf, 3, far, SIZE_MAX), NULL);
+
+    CHECK_VIS(gasnett_format_memveclist_bufsz(2), gasnett_format_memveclist(buf, 2, mv),
+              "2 entries: [{0x1000,16}, {0x2000,0}]");
+    CHECK_VIS(gasnett_format_memveclist_bufsz(0), gasnett_format_memveclist(buf, 0, mv), "0 entries: []");
+    CHECK_VIS(gasnett_format_memveclist_bufsz(3), gasnett_format_memveclist(buf, 3, mvfar), NULL);
+
+    CHECK_VIS(gasnett_format_putsgets_bufsz(2),
+              gasnett_format_putsgets(buf, (void *)0x1000, ds, (void *)0x2000, ss, 8, count, 2),
+              "dst=0x1000 dststrides=[8,64] src=0x2000 srcstrides=[16,-128] elemsz=8 count=[4,2]");
+    CHECK_VIS(gasnett_format_putsgets_bufsz(0),
+              gasnett_format_putsgets(buf, (void *)0x1000, ds, (void *)0x2000, ss, 8, count, 0),
+              "dst=0x1000 dststrides=[] src=0x2000 srcstrides=[] elemsz=8 count=[]");
+    CHECK_VIS(gasnett_format_putsgets_bufsz(3),
+              gasnett_format_putsgets(buf, (void *)UINTPTR_MAX, extreme, (void *)UINTPTR_MAX, extreme, SIZE_MAX,
+                                      bigcount, 3),
+              NULL);
+}
+
+/* The allocator the build chose: checked in debug builds, libc otherwise. */
+static void check_debug_malloc(void)
+{
+    char *p = (char *)gasnett_debug_malloc(10);
+    char *z = (char *)gasnett_debug_calloc(2, 8);
+    char *s = gasnett_debug_strdup("abc");
+    char *t = gasnett_debug_strndup("abcdef", 3);
+    CHECK(p && z && s && t);
+    memcpy(p, "0123456789", 10);
+    CHECK(z[0] == 0 && z[15] == 0);
+    CHECK_STR(s, "abc");
+    CHECK_STR(t, "abc");
+    gasnett_debug_memcheck(p);
+    gasnett_debug_memcheck_one();
+    gasnett_debug_memcheck_all();
+#if GASNET_DEBUGMALLOC
+    {
+        gasnett_heapstats_t before, after;
+        CHECK(gasnett_getheapstats(&before) == 0);
+        CHECK(before.live_objects == 4 && before.live_bytes == 10 + 16 + 4 + 4);
+        CHECK(before.allocated_objects == 4 && before.freed_objects == 0);
+        CHECK(before.live_bytes_max == before.live_bytes && before.live_objects_max == 4);
+        CHECK(before.overhead_bytes > 0);
+        p = (char *)gasnett_debug_realloc(p, 100);
+        CHECK(p != NULL && memcmp(p, "0123456789", 10) == 0);
+        gasnett_debug_memcheck(p);
+        CHECK(gasnett_getheapstats(&after) == 0);
+        CHECK(after.allocated_objects == 5 && after.freed_objects == 1 && after.live_objects == 4);
+        CHECK(after.live_bytes == 100 + 16 + 4 + 4 && after.live_bytes_max == 110 + 16 + 4 + 4);
+        CHECK(after.allocated_bytes == 34 + 100 && after.freed_bytes == 10);
+    }
+#else
+    /* plain libc: the blocks may go back through free() */
+    free(p);
+    p = (char *)gasnett_debug_realloc(NULL, 100);
+    CHECK(p != NULL);
+#endif
+    gasnett_debug_free(p);
+    gasnett_debug_free(z);
+    gasnett_debug_free(s);
+    gasnett_debug_free(t);
+    gasnett_debug_free(NULL);
+#if GASNET_DEBUGMALLOC
+    {
+        gasnett_heapstats_t end;
+        CHECK(gasnett_getheapstats(&end) == 0);
+        CHECK(end.live_objects == 0 && end.live_bytes == 0 && end.freed_objects == 5);
+        CHECK(end.allocated_bytes == end.freed_bytes);
+    }
+#endif
+}
+
+static void diagnostics_bad_args(void)
+{
+    CHECK(gasneti_tools_diagnostics(-1, 1, NULL) == 1);
+    CHECK(gasneti_tools_diagnostics(10, 257, NULL) == 1);
+}
+
+static void check_diagnostics(void)
+{
+    char *out;
+    CHECK(gasneti_tools_diagnostics(200, 4, NULL) == 0);
+    CHECK(gasneti_tools_diagnostics(50, 0, "ac") == 0); /* default thread count, lower case */
+    CHECK(gasneti_tools_diagnostics(10, 2, "Z") == 0);  /* no tools section: nothing to fail */
+    out = capture_stderr(diagnostics_bad_args);
+    CHECK(count_occurrences(out, "gasnett diagnostics: iters=-1 threadcnt=1: ") == 1);
+    CHECK(count_occurrences(out, "gasnett diagnostics: iters=10 threadcnt=257: ") == 1);
+    free(out);
+}
+
 /* ---- 9. backtrace */
 
 static int bt_user_calls;
@@ -834,6 +1101,8 @@ int main(int argc, char **argv)
         return 1;
     } else if (!strcmp(mode, "fatal")) {
         tb_die("deliberate failure 42"); /* adds the missing newline */
+    } else if (!strcmp(mode, "nopos")) {
+        gasnett_fatalerror_nopos("deliberate %s failure %d", "nopos", 43);
     } else if (!strcmp(mode, "kill")) {
         CHECK(atexit(exit_99) == 0); /* would turn the status into 99 */
         gasnett_killmyprocess(7);
@@ -861,8 +1130,15 @@ int main(int argc, char **argv)
         check_parse_int();
         check_format_number();
         check_utilities();
+        check_release_version();
+        check_nsleep();
+        check_rlimits();
+        check_format_ex();
+        check_format_vis();
+        check_debug_malloc();
+        check_diagnostics();
     } else {
-        fprintf(stderr, "usage: %s [verbose|yesno-garbage|int-garbage|fatal|kill|condwait]\n", argv[0]);
+        fprintf(stderr, "usage: %s [verbose|yesno-garbage|int-garbage|fatal|nopos|kill|condwait]\n", argv[0]);
         return 2;
     }
     printf("tools_basic: OK (%s)\n",

@@ -29,6 +29,64 @@ static int cxx_format(char *buf, const char *fmt, ...)
 }
 
 GASNETT_NORETURN static void cxx_die(const char *why) { gasnett_fatalerror("%s", why); }
+GASNETT_NORETURN static void cxx_die_nopos(int code) { gasnett_fatalerror_nopos("code %d", code); }
+
+#if !defined(GASNETT_SET_AFFINITY_SUPPORT) || defined(GASNETT_USING_GENERIC_ATOMICOPS) || \
+    defined(GASNETT_USING_GETTIMEOFDAY)
+#error "GASNETT_SET_AFFINITY_SUPPORT defined, GASNETT_USING_* undefined on Linux"
+#endif
+
+// gex_Memvec_t's layout: the formatter takes it without a cast.
+struct cxx_memvec {
+    void *gex_addr;
+    size_t gex_len;
+};
+
+// The GASNet-EX-era names from C++.
+static void check_ex_names()
+{
+    char buf[256];
+    CHECK(gasnett_format_dt(buf, GEX_DT_DBL) == 11 && strcmp(buf, "GEX_DT_DBL") == 0);
+    CHECK(gasnett_format_op(NULL, GEX_OP_ADD | GEX_OP_FADD) == sizeof "GEX_OP_ADD|GEX_OP_FADD");
+    CHECK(gasnett_format_op(buf, GEX_OP_ADD | GEX_OP_FADD) == sizeof "GEX_OP_ADD|GEX_OP_FADD" &&
+          strcmp(buf, "GEX_OP_ADD|GEX_OP_FADD") == 0);
+    unsigned int ti = (1u << 0) | (1u << 4) | (1u << 9); // SRCRANK, EP and an unknown bit
+    CHECK(gasnett_format_ti(buf, ti) == sizeof "GEX_TI_SRCRANK|GEX_TI_EP|0x200" &&
+          strcmp(buf, "GEX_TI_SRCRANK|GEX_TI_EP|0x200") == 0);
+
+    const cxx_memvec mv[1] = {{reinterpret_cast<void *>(0x40), 3}};
+    CHECK(gasnett_format_memveclist_bufsz(1) <= sizeof buf);
+    CHECK(strcmp(gasnett_format_memveclist(buf, 1, mv), "1 entry: [{0x40,3}]") == 0);
+    void *addrs[] = {reinterpret_cast<void *>(0x80), NULL};
+    CHECK(strcmp(gasnett_format_addrlist(buf, 2, addrs, 16), "2 entries, len=16: [0x80, 0x0]") == 0);
+    const ptrdiff_t strides[] = {-4};
+    const size_t count[] = {3};
+    CHECK(strcmp(gasnett_format_putsgets(buf, addrs[0], strides, addrs[1], strides, 4, count, 1),
+                 "dst=0x80 dststrides=[-4] src=0x0 srcstrides=[-4] elemsz=4 count=[3]") == 0);
+
+    gasnett_tick_t t0 = gasnett_ticks_now();
+    CHECK(gasnett_nsleep(1000000) == 0);
+    CHECK(gasnett_ticks_to_ns(gasnett_ticks_now() - t0) >= 1000000);
+    snprintf(buf, sizeof buf, "%d.%d.%d", GASNETT_RELEASE_VERSION_MAJOR, GASNETT_RELEASE_VERSION_MINOR,
+             GASNETT_RELEASE_VERSION_PATCH);
+    CHECK(strcmp(gasnett_release_version_str(), buf) == 0);
+    CHECK(gasnett_release_version() % 10000 == GASNETT_RELEASE_VERSION_PATCH);
+    CHECK(gasnett_maximize_rlimits() != 0);
+
+    char *p = static_cast<char *>(gasnett_debug_malloc(4));
+    char *q = gasnett_debug_strdup("cxx");
+    CHECK(p && q && strcmp(q, "cxx") == 0);
+    p = static_cast<char *>(gasnett_debug_realloc(p, 8));
+    CHECK(p != NULL);
+    gasnett_debug_memcheck(p);
+    gasnett_debug_memcheck_all();
+#if GASNET_DEBUGMALLOC
+    gasnett_heapstats_t hs;
+    CHECK(gasnett_getheapstats(&hs) == 0 && hs.live_objects == 2 && hs.live_bytes == 8 + 4);
+#endif
+    gasnett_debug_free(p);
+    gasnett_debug_free(q);
+}
 GASNETT_INLINE(cxx_triple) int cxx_triple(int x) { return 3 * x; }
 
 GASNETT_THREADKEY_DECLARE(cxx_key);
@@ -67,6 +125,7 @@ int main(int argc, char **argv)
 {
     char buf[64];
     (void)argc;
+    if (argc > 2) cxx_die_nopos(argc);
     if (argc > 1) cxx_die("tools_cxx takes no arguments");
 
     CHECK(strcmp(const_cast<const char *>(tools_cxx_ident), "$ToolsCxx: " PLATFORM_COMPILER_VERSION_STR " $") == 0);
@@ -108,6 +167,7 @@ int main(int argc, char **argv)
     gasnett_mutex_unlock(&lock);
     CHECK(gasnett_atomic64_read(&counter, 0) == 1 && plain == 1);
 #endif
+    check_ex_names();
     printf("tools_cxx: OK\n");
     return 0;
 }

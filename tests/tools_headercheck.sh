@@ -1,10 +1,10 @@
 #!/bin/bash
 # Compile-time checks of gasnet_tools.h, run by the build (mk/flavor.mk):
 # the thread model and macros each context must get (tools-only SEQ and PAR,
-# after gasnet.h with GASNET_SEQ/PAR/PARSYNC, lite mode), the #errors for a
+# after gasnetex.h (or gasnet.h) with GASNET_SEQ/PAR/PARSYNC, lite mode), the #errors for a
 # wrong context, strict ISO C and C++ compilation, and gasnet_tools.c in the
-# libgasnet contexts. gasnet.h does not exist yet: "after gasnet.h" is
-# simulated by what it will do (define _GASNET_H, include gasnet_config.h).
+# libgasnet contexts. "after gasnetex.h" is
+# simulated by what it will do (define _GASNETEX_H, include gasnet_config.h).
 #
 #   tools_headercheck.sh CC CXX "CPPFLAGS CFLAGS" WORKDIR
 set -u
@@ -44,7 +44,7 @@ bad() {
     fi
 }
 
-gasnet_h='#define _GASNET_H 1
+gasnet_h='#define _GASNETEX_H 1
 #include <gasnet_config.h>'
 
 # A client using a broad slice of the API, valid in C and C++ and in every
@@ -62,6 +62,13 @@ read -r -d '' body <<'EOF'
 #if !HAVE_PTHREAD_H
 #error "HAVE_PTHREAD_H"
 #endif
+#if defined(GASNETT_USING_GENERIC_ATOMICOPS) || defined(GASNETT_USING_GETTIMEOFDAY) || !GASNETT_SET_AFFINITY_SUPPORT
+#error "GASNETT_USING_* undefined, GASNETT_SET_AFFINITY_SUPPORT defined"
+#endif
+#if defined(GASNET_DEBUG) != defined(GASNET_DEBUGMALLOC)
+#error "GASNET_DEBUGMALLOC follows GASNET_DEBUG unless the client chooses"
+#endif
+typedef struct { void *gex_addr; size_t gex_len; } hc_Memvec_t; /* gex_Memvec_t's layout */
 GASNETT_IDENT(hc_ident, "$headercheck: " GASNETT_SYSTEM_TUPLE " " PLATFORM_COMPILER_VERSION_STR " $");
 GASNETT_THREADKEY_DECLARE(hc_key);
 GASNETT_THREADKEY_DEFINE(hc_key);
@@ -79,6 +86,32 @@ int hc_main(int n);
 int hc_main(int n) {
     gasnett_tick_t t = gasnett_ticks_now();
     gasnett_atomic_val_t v;
+    char fb[256], *dm = (char *)gasnett_debug_malloc(8);
+    hc_Memvec_t mv[1] = {{NULL, 0}};
+    void *al[1] = {NULL};
+    ptrdiff_t st[1] = {1};
+    size_t ct[1] = {1}, fn = gasnett_format_dt(fb, GEX_DT_I32) + gasnett_format_op(NULL, GEX_OP_FADD) +
+                             gasnett_format_ti(fb, 1u) + gasnett_format_memveclist_bufsz(1);
+    (void)gasnett_format_memveclist(fb, 1, mv);
+    (void)gasnett_format_addrlist(fb, gasnett_format_addrlist_bufsz(1) > sizeof fb ? 0 : 1, al, 4);
+    (void)gasnett_format_putsgets(fb, al[0], st, al[0], st, gasnett_format_putsgets_bufsz(1), ct, 1);
+    dm = (char *)gasnett_debug_realloc(dm, 16);
+    gasnett_debug_memcheck(dm);
+    gasnett_debug_memcheck_one();
+    gasnett_debug_memcheck_all();
+    gasnett_debug_free(dm);
+    dm = gasnett_debug_strdup("x");
+    gasnett_debug_free(dm);
+    dm = gasnett_debug_strndup("xy", 1);
+    gasnett_debug_free(gasnett_debug_calloc(1, 1));
+    gasnett_debug_free(dm);
+#ifdef GASNET_DEBUGMALLOC
+    { gasnett_heapstats_t hs; fn += (size_t)gasnett_getheapstats(&hs) + (size_t)hs.live_objects; }
+#endif
+    if (n == 7) GASNETT_SET_AFFINITY(n);
+    if (n > 100) gasnett_fatalerror_nopos("%d", n);
+    fn += (size_t)gasnett_nsleep(0) + (size_t)gasnett_maximize_rlimits() + (size_t)gasnett_release_version() +
+          strlen(gasnett_release_version_str());
     if_pf(n < 0) hc_die();
     if_pt(n == 0) hc_log("%d", n); else hc_log("%s", "x");
     gasnett_local_wmb(); gasnett_local_rmb(); gasnett_local_mb();
@@ -90,7 +123,7 @@ int hc_main(int n) {
     GASNETT_TRACE_SETSOURCELINE(__FILE__, __LINE__);
     (void)(n ? GASNETT_TRACE_PRINTF("%d", n) : (void)0);
     hc_line[0] = (char)(GASNETT_TRACE_ENABLED + (int)strlen(GASNETT_TRACE_GETMASK()));
-    return (int)gasnett_ticks_to_us(gasnett_ticks_now() - t) + (int)v + hc_inline(n) +
+    return (int)fn + (int)gasnett_ticks_to_us(gasnett_ticks_now() - t) + (int)v + hc_inline(n) +
            (gasnett_threadkey_get(hc_key) != NULL) + (int)strlen(_STRINGIFY(PLATFORM_COMPILER_FAMILYNAME));
 }
 EOF
@@ -165,11 +198,36 @@ $gasnet_h
 $body
 EOF
 
+# ---- GASNET_DEBUGMALLOC: the client may choose the allocator of its
+# gasnett_debug_* calls, normalised to 1 or undefined
+ok debugmalloc_forced c -DGASNET_DEBUGMALLOC <<'EOF'
+#include <gasnet_tools.h>
+#if GASNET_DEBUGMALLOC != 1
+#error "GASNET_DEBUGMALLOC defined by the client must become 1"
+#endif
+int hc_stats(void);
+int hc_stats(void) { gasnett_heapstats_t s; return gasnett_getheapstats(&s) + (int)s.live_bytes_max; }
+EOF
+for lang in c c++; do
+    ok "debugmalloc_off_$lang" "$lang" -DGASNET_DEBUGMALLOC=0 <<'EOF'
+#include <gasnet_tools.h>
+#ifdef GASNET_DEBUGMALLOC
+#error "GASNET_DEBUGMALLOC=0 must leave it undefined"
+#endif
+typedef int gasnett_heapstats_t; /* no such type without the checked allocator */
+void hc_plain(void);
+void hc_plain(void) { free(gasnett_debug_malloc(1)); gasnett_debug_memcheck_all(); }
+EOF
+done
+
 # ---- lite mode: basic macros, timers and barriers only
 ok lite c -DGASNETT_LITE_MODE -D_REENTRANT <<'EOF'
 #include <gasnet_tools.h>
 #if defined(GASNETT_THREAD_SAFE) || defined(GASNETT_HAVE_ATOMIC_CAS) || defined(GASNETT_MUTEX_INITIALIZER)
 #error "lite mode has no thread model, atomics or locks"
+#endif
+#if defined(GASNET_DEBUGMALLOC) || defined(GEX_DT_I32)
+#error "lite mode has no allocator or formatters"
 #endif
 double hc_lite(void);
 double hc_lite(void) {
@@ -181,7 +239,7 @@ EOF
 
 # ---- wrong contexts
 for mode in SEQ PAR PARSYNC; do
-    bad "no_gasnet_h_$mode" 'include gasnet.h before gasnet_tools.h' c "-DGASNET_$mode" <<'EOF'
+    bad "no_gasnet_h_$mode" 'include gasnetex.h or gasnet.h before gasnet_tools.h' c "-DGASNET_$mode" <<'EOF'
 #include <gasnet_tools.h>
 EOF
 done
@@ -207,12 +265,12 @@ EOF
 done
 for std in c++98 c++11 c++17 c++20; do
     for model in "" -D_REENTRANT; do
-        ok "cxx_$std${model:+_par}" c++ "-std=$std" $model <<EOF
+        ok "cxx_$std${model:+_par}" c++ "-std=$std" -pedantic $model <<EOF
 #include <gasnet_tools.h>
 $body
 EOF
     done
-    ok "cxx_${std}_gasnet_par" c++ "-std=$std" -DGASNET_PAR <<EOF
+    ok "cxx_${std}_gasnet_par" c++ "-std=$std" -pedantic -DGASNET_PAR <<EOF
 $gasnet_h
 #include <gasnet_tools.h>
 $body
@@ -221,7 +279,9 @@ done
 
 # ---- the library in the libgasnet contexts (no gasnet.h there)
 for mode in SEQ PAR PARSYNC; do
-    ok "lib_$mode" c "-DGASNET_$mode" -Iinclude < tools/gasnet_tools.c
+    for src in tools/*.c; do
+        ok "lib_${mode}_$(basename "$src" .c)" c "-DGASNET_$mode" -Iinclude < "$src"
+    done
 done
 
 exit $failed

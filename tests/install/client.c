@@ -3,6 +3,7 @@
  * existing clients build. AM round trips, puts and gets, a barrier. */
 #include <gasnet.h>
 #include <gasnet_tools.h> /* after gasnet.h, as clients do */
+#include <gasnet_coll.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -48,6 +49,15 @@ int main(int argc, char **argv)
     if (landed[0] != (int)from || got[0] != (int)me || got[3] != 3) {
         printf("client FAILED on node %u\n", me);
         gasnet_exit(4);
+    }
+    /* the collectives as GASNet-1 test programs use them */
+    gasnet_coll_init(0, 0, 0, 0, 0);
+    int token = me == 0 ? 4242 : 0;
+    gasnet_coll_broadcast(GASNET_TEAM_ALL, &token, 0, &token, sizeof token,
+                          GASNET_COLL_IN_ALLSYNC | GASNET_COLL_OUT_ALLSYNC | GASNET_COLL_LOCAL);
+    if (token != 4242) {
+        printf("client FAILED on node %u: gasnet_coll_broadcast\n", me);
+        gasnet_exit(5);
     }
     gasnet_barrier_notify(8, GASNET_BARRIERFLAG_ANONYMOUS);
     gasnet_barrier_wait(8, GASNET_BARRIERFLAG_ANONYMOUS);

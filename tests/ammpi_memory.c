@@ -1,0 +1,122 @@
+/* Memory under a storm: every rank sends its share of TOTAL requests to
+ * the other ranks in turn, Short ones mostly, every 32nd a Medium larger
+ * than the eager size (a separate payload). Every 16th request is answered,
+ * alternately by a Short reply and by a Medium one larger than the eager
+ * size; the others return their credits in CREDIT messages. The growth of
+ * the peak resident set (VmHWM) from before ammpi_open to the end must
+ * stay within the bound internal.h documents:
+ *     (R + D + (C+1)*N) * (E+H) + (2*C*N + D) * M + 128 * (C*N + D) + 32 * N
+ * MPI's own connections and buffers are set up before the first reading
+ * (an exchange of small and large messages between all ranks), so what
+ * grows is the endpoint. Every request must be handled once, every reply
+ * must arrive. Usage: ammpi_memory [TOTAL] */
+#include "ammpi_test.h"
+#include "internal.h" /* HDR_MAX, the H of the bound */
+
+enum { H_REQ = 1, H_MREQ = 2, H_REP = 3, H_MREP = 4 };
+#define BIG 16384 /* > the default eager size: a separate payload */
+
+static ammpi_ep_t *ep;
+static char big[BIG];
+static volatile long replies;
+static long handled;
+
+static void handle(ammpi_token_t t, int32_t i)
+{
+    handled++;
+    if (i % 32 == 8) CHECK_OK(ammpi_reply_short(t, H_REP, 1, &i));
+    if (i % 32 == 24) CHECK_OK(ammpi_reply_medium(t, H_MREP, big, BIG, 1, &i));
+}
+static void on_req(ammpi_token_t t, int32_t i) { handle(t, i); }
+static void on_mreq(ammpi_token_t t, void *buf, size_t n, int32_t i)
+{
+    CHECK(n == BIG && ((char *)buf)[n - 1] == 7, "request %d damaged", i);
+    handle(t, i);
+}
+static void on_rep(ammpi_token_t t, int32_t i)
+{
+    (void)t;
+    CHECK(i % 32 == 8, "reply %d unexpected", i);
+    replies++;
+}
+static void on_mrep(ammpi_token_t t, void *buf, size_t n, int32_t i)
+{
+    (void)t;
+    CHECK(i % 32 == 24 && n == BIG && ((char *)buf)[n - 1] == 7, "reply %d damaged", i);
+    replies++;
+}
+
+static long peak_kib(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kib = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmHWM: %ld kB", &kib) == 1) break;
+    if (f) fclose(f);
+    CHECK(kib > 0, "no VmHWM in /proc/self/status");
+    return kib;
+}
+
+/* Small and large messages between all ranks, so that MPI has set up
+ * whatever it keeps per peer before the first reading. */
+static void warm_up_mpi(int me, int n)
+{
+    char *out = calloc(2, 1 << 20), *in = out + (1 << 20);
+    CHECK(out, "out of memory");
+    for (int size = 8; size <= 1 << 20; size *= 32)
+        for (int d = 1; d < n; d++)
+            MPI_Sendrecv(out, size, MPI_BYTE, (me + d) % n, 0, in, size, MPI_BYTE,
+                         (me + n - d) % n, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    free(out);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &test_rank);
+    int me = test_rank, n;
+    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    CHECK(n >= 2, "needs 2 ranks or more");
+    long total = argc > 1 ? atol(argv[1]) : 1000000;
+    long mine = total / n + (me < total % n);
+    memset(big, 7, sizeof big);
+    warm_up_mpi(me, n);
+    long before = peak_kib();
+
+    CHECK_OK(ammpi_open(&ep, MPI_COMM_WORLD, NULL));
+    const ammpi_config_t *cfg = ammpi_config(ep);
+    CHECK(cfg->eager_size < BIG, "AMMPI_EAGER_SIZE=%d is not below %d", cfg->eager_size, BIG);
+    ammpi_set_handler(ep, H_REQ, (ammpi_handler_fn)on_req);
+    ammpi_set_handler(ep, H_MREQ, (ammpi_handler_fn)on_mreq);
+    ammpi_set_handler(ep, H_REP, (ammpi_handler_fn)on_rep);
+    ammpi_set_handler(ep, H_MREP, (ammpi_handler_fn)on_mrep);
+    MPI_Barrier(MPI_COMM_WORLD);
+    long answered = 0;
+    for (long k = 0; k < mine; k++) {
+        int32_t i = (int32_t)(k % 1048576);
+        int dest = (me + 1 + (int)(k % (n - 1))) % n;
+        if (i % 32 == 0) CHECK_OK(ammpi_request_medium(ep, dest, H_MREQ, big, BIG, 1, &i));
+        else CHECK_OK(ammpi_request_short(ep, dest, H_REQ, 1, &i));
+        answered += i % 16 == 8;
+    }
+    wait_until(ep, &replies, answered);
+    long after = peak_kib();
+
+    double N = n, C = cfg->credits_pp, D = cfg->depth, E = cfg->eager_size, H = HDR_MAX;
+    double M = AMMPI_MAX_MEDIUM;
+    double R = cfg->recv_buffers > 0 ? cfg->recv_buffers : (D + C * N < 1024 ? D + C * N : 1024);
+    double bound = (R + D + (C + 1) * N) * (E + H) + (2 * C * N + D) * M + 128 * (C * N + D) + 32 * N;
+    double grew = 1024.0 * (double)(after - before);
+    printf("ammpi_memory: rank %d sent %ld requests; peak RSS grew %.0f KiB, bound %.0f KiB\n", me,
+           mine, grew / 1024, bound / 1024);
+    fflush(stdout);
+    CHECK(grew <= bound, "peak memory grew %.0f bytes, more than the bound %.0f", grew, bound);
+    CHECK_OK(ammpi_close(ep)); /* every request handled: all credits came back */
+    long all = 0;
+    MPI_Reduce(&handled, &all, 1, MPI_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    CHECK(me != 0 || all == total, "%ld requests handled, %ld sent", all, total);
+    if (me == 0) printf("ammpi_memory: ok\n");
+    MPI_Finalize();
+    return 0;
+}

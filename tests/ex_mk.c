@@ -1,0 +1,379 @@
+/* Memory kinds (seed 003 §4, §6; spec §17.5, §17.7, §17.8).
+ *
+ *   ex_mk args    gex_MK_Create/Destroy argument rules on every rank; the
+ *                 CUDA_UVA class (where built) either works or says why not
+ *   ex_mk ipc     the emulated class's export/import between the processes
+ *                 of this host: each rank reads and rewrites its right
+ *                 neighbour's device memory through its own mapping
+ *   ex_mk touch   host code dereferences emulated device memory: must fault
+ *                 (what makes the emulated class catch wrong copies)
+ *   ex_mk destroy_bad
+ *                 gex_MK_Destroy of something that is not a kind (a
+ *                 destroyed one): a fatal error naming the call
+ *   ex_mk rma [quick]
+ *                 puts and gets, Blocking, NB and NBI, between every pair
+ *                 of ranks (itself included), with every combination of
+ *                 host and device memory at both ends: the remote side is
+ *                 the peer's primordial (host) segment or the device
+ *                 segment bound to its created endpoint (named by a
+ *                 TM-pair), the local side a host buffer or a range of this
+ *                 rank's own device segment. Sizes around the AM path's
+ *                 staging piece (64960 bytes). Even ranks let GASNet
+ *                 allocate their device segment, odd ranks bring their own.
+ *   ex_mk segs    gex_Segment_Create with a device kind: bad arguments, and
+ *                 create/bind/publish/destroy on a fresh endpoint per round
+ *
+ * Device memory is read and written only through the class's copies
+ * (tests/mk_test.h).
+ */
+#include "ex_test.h"
+#include "mk_test.h"
+
+static ex_ctx_t c;
+
+static gex_MK_t emulated_kind(void)
+{
+    gex_MK_Create_args_t a;
+    memset(&a, 0, sizeof a);
+    a.gex_class = GASNETI_MK_CLASS_EMULATED;
+    gex_MK_t k = NULL;
+    CHECK_OK(gex_MK_Create(&k, c.client, &a, 0));
+    CHECK(k != NULL && k != GEX_MK_HOST, "the emulated kind is a new kind");
+    return k;
+}
+
+static void test_args(void)
+{
+    gex_MK_Create_args_t a;
+    gex_MK_t k = NULL, untouched = (gex_MK_t)&k;
+
+    /* the old spellings name the same things */
+    gex_MemKind_t old = GEX_MEMKIND_HOST;
+    CHECK(old == GEX_MK_HOST, "GEX_MEMKIND_HOST is GEX_MK_HOST");
+
+    memset(&a, 0, sizeof a);
+    a.gex_class = GEX_MK_CLASS_HIP;
+    k = untouched;
+    CHECK(gex_MK_Create(&k, c.client, &a, 0) == GASNET_ERR_BAD_ARG, "HIP is not built here");
+    CHECK(k == untouched, "a failed gex_MK_Create leaves *kind_p alone");
+    a.gex_class = GEX_MK_CLASS_ZE;
+    CHECK(gex_MK_Create(&k, c.client, &a, 0) == GASNET_ERR_BAD_ARG, "ZE is not built here");
+    a.gex_class = (gex_MK_Class_t)77;
+    CHECK(gex_MK_Create(&k, c.client, &a, 0) == GASNET_ERR_BAD_ARG, "an unknown class");
+    a.gex_class = GASNETI_MK_CLASS_EMULATED;
+    CHECK(gex_MK_Create(&k, c.client, &a, 1) == GASNET_ERR_BAD_ARG, "flags must be 0");
+    a.gex_flags = 1;
+    CHECK(gex_MK_Create(&k, c.client, &a, 0) == GASNET_ERR_BAD_ARG, "args->gex_flags must be 0");
+    a.gex_flags = 0;
+    CHECK(gex_MK_Create(NULL, c.client, &a, 0) == GASNET_ERR_BAD_ARG, "kind_p NULL");
+    CHECK(gex_MK_Create(&k, c.client, NULL, 0) == GASNET_ERR_BAD_ARG, "args NULL");
+    CHECK(k == untouched, "failed calls leave *kind_p alone");
+
+#ifdef GASNET_HAVE_MK_CLASS_CUDA_UVA
+    CHECK(GASNET_HAVE_MK_CLASS_CUDA_UVA == 1 && GASNET_HAVE_MK_CLASS_MULTIPLE == 1,
+          "the feature macros are 1 when defined");
+    memset(&a, 0, sizeof a);
+    a.gex_class = GEX_MK_CLASS_CUDA_UVA;
+    a.gex_args.gex_class_cuda_uva.gex_CUdevice = 0;
+    int rc = gex_MK_Create(&k, c.client, &a, 0);
+    if (rc == GASNET_OK) {
+        MSG0("ex_mk: CUDA_UVA device 0 available");
+        gex_MK_Destroy(k, 0);
+    } else {
+        CHECK(rc == GASNET_ERR_RESOURCE || rc == GASNET_ERR_BAD_ARG, "rc %d", rc);
+        CHECK(k == untouched, "a failed gex_MK_Create leaves *kind_p alone");
+        MSG0("ex_mk: CUDA_UVA unavailable here (rc %s)", gasnet_ErrorName(rc));
+    }
+#else
+    MSG0("ex_mk: CUDA_UVA not built");
+#endif
+#if defined(GASNET_HAVE_MK_CLASS_HIP) || defined(GASNET_HAVE_MK_CLASS_ZE)
+    CHECK(0, "HIP and ZE are not built, so their macros must be undefined");
+#endif
+
+    /* the host class gives the predefined host kind; destroying it is harmless */
+    memset(&a, 0, sizeof a);
+    a.gex_class = GEX_MK_CLASS_HOST;
+    CHECK_OK(gex_MK_Create(&k, c.client, &a, 0));
+    CHECK(k == GEX_MK_HOST, "the host class gives GEX_MK_HOST");
+    gex_MK_Destroy(GEX_MK_HOST, 0);
+
+    /* two kinds of one class are distinct objects; each can be destroyed */
+    gex_MK_t k1 = emulated_kind(), k2 = emulated_kind();
+    CHECK(k1 != k2, "two kinds");
+    unsigned char in[100], out[100];
+    ex_fill(in, sizeof in, 5);
+    void *d = gasneti_mk_test_alloc(k1, sizeof in);
+    gasneti_mk_test_copy(k1, d, GEX_MK_HOST, in, sizeof in);
+    gasneti_mk_test_copy(GEX_MK_HOST, out, k1, d, sizeof out);
+    CHECK(ex_verify(out, sizeof out, 5) == sizeof out, "device round trip");
+    gasneti_mk_test_free(k1, d, sizeof in);
+    gex_MK_Destroy(k2, 0);
+    gex_MK_Destroy(k1, 0);
+    ex_barrier(c.tm);
+    MSG0("ex_mk args: ok");
+}
+
+/* Each rank exports a device buffer; its left neighbour imports it. */
+static void test_ipc(void)
+{
+    const size_t n = 3 * 4096 + 123, off = 4096 + 7; /* a range inside the allocation */
+    gex_MK_t k = emulated_kind();
+    size_t hs = gasneti_mk_test_handle_size();
+    CHECK(hs <= 4096, "handle size %zu", hs);
+    char *mine = gasneti_mk_test_alloc(k, n + off);
+    unsigned char *buf = malloc(n);
+    ex_fill(buf, n, 10 + c.me);
+    gasneti_mk_test_copy(k, mine + off, GEX_MK_HOST, buf, n);
+    gasneti_mk_test_export(k, mine + off, n, gex_Segment_QueryAddr(c.seg));
+    ex_barrier(c.tm);
+
+    gex_Rank_t right = (c.me + 1) % c.n;
+    void *h = malloc(hs);
+    CHECK_OK(gex_RMA_GetBlocking(c.tm, h, right, ex_peer_seg(c.tm, right, NULL), hs, 0));
+    void *theirs = gasneti_mk_test_import(k, h, n);
+    memset(buf, 0, n);
+    gasneti_mk_test_copy(GEX_MK_HOST, buf, k, theirs, n);
+    size_t bad = ex_verify(buf, n, 10 + right);
+    CHECK(bad == n, "byte %zu of rank %u's device memory read through the import", bad, right);
+    ex_fill(buf, n, 50 + c.me);
+    gasneti_mk_test_copy(k, theirs, GEX_MK_HOST, buf, n);
+    ex_barrier(c.tm);
+
+    gex_Rank_t left = (c.me + c.n - 1) % c.n;
+    gasneti_mk_test_copy(GEX_MK_HOST, buf, k, mine + off, n);
+    bad = ex_verify(buf, n, 50 + left);
+    CHECK(bad == n, "byte %zu written by rank %u through its import", bad, left);
+    ex_barrier(c.tm);
+    gasneti_mk_test_unimport(k, theirs, n);
+    gasneti_mk_test_free(k, mine, n + off);
+    gex_MK_Destroy(k, 0);
+    free(h);
+    free(buf);
+    MSG0("ex_mk ipc: ok");
+}
+
+static void test_touch(void)
+{
+    gex_MK_t k = emulated_kind();
+    volatile char *d = gasneti_mk_test_alloc(k, 64);
+    printf("ex_mk touch: reading device memory from the host\n");
+    fflush(stdout);
+    char x = d[0]; /* must fault */
+    printf("ex_mk touch: read %d, no fault\n", x);
+}
+
+/* ---- RMA with device memory */
+
+#define PIECE 64960 /* the AM path's staging piece (extended/putget.c) */
+#define SLOT (4 * PIECE)
+
+typedef struct {
+    gex_MK_t kind;
+    gex_EP_t ep;
+    gex_Segment_t seg;
+    char *dev;       /* its base: slots for each rank, then this rank's own scratch */
+    void *client_mem; /* odd ranks: the client's allocation */
+    char *host;      /* the primordial segment: the same layout */
+    unsigned char *buf, *chk;
+} rig_t;
+static rig_t g;
+
+static void rig_up(void)
+{
+    size_t len = (c.n + 1) * (size_t)SLOT;
+    g.kind = emulated_kind();
+    CHECK_OK(gex_EP_Create(&g.ep, c.client, GEX_EP_CAPABILITY_RMA, 0));
+    CHECK(gex_EP_QueryIndex(g.ep) != 0, "a created endpoint has a non-zero index");
+    if (c.me % 2) {
+        g.client_mem = gasneti_mk_test_alloc(g.kind, len);
+        CHECK_OK(gex_Segment_Create(&g.seg, c.client, g.client_mem, len, g.kind, 0));
+    } else {
+        CHECK_OK(gex_Segment_Create(&g.seg, c.client, NULL, len, g.kind, 0));
+    }
+    g.dev = gex_Segment_QueryAddr(g.seg);
+    CHECK(gex_Segment_QuerySize(g.seg) >= len, "device segment of %zu bytes", len);
+    if (c.me % 2) CHECK(g.dev == g.client_mem, "a client-allocated segment is the client's memory");
+    CHECK_OK(gex_EP_BindSegment(g.ep, g.seg, 0));
+    CHECK_OK(gex_EP_PublishBoundSegment(c.tm, &g.ep, 1, 0));
+    g.host = gex_Segment_QueryAddr(c.seg);
+    g.buf = malloc(SLOT);
+    g.chk = malloc(SLOT);
+}
+
+static void rig_down(void)
+{
+    ex_barrier(c.tm);
+    CHECK_OK(gex_Segment_Destroy(g.seg, 0));
+    if (g.client_mem) gasneti_mk_test_free(g.kind, g.client_mem, (c.n + 1) * (size_t)SLOT);
+    gex_MK_Destroy(g.kind, 0);
+    free(g.buf);
+    free(g.chk);
+}
+
+/* The remote side at rank r: (team, address of my slot there). */
+static gex_TM_t remote(int dev, gex_Rank_t r, char **slot, gex_Rank_t writer)
+{
+    if (!dev) {
+        *slot = (char *)ex_peer_seg(c.tm, r, NULL) + writer * (size_t)SLOT;
+        return c.tm;
+    }
+    gex_TM_t pair = gex_TM_Pair(g.ep, gex_EP_QueryIndex(g.ep));
+    void *base = NULL;
+    uintptr_t size = 0;
+    CHECK(gex_Segment_QueryBound(pair, r, &base, NULL, &size) == 0, "rank %u's device segment is known", r);
+    *slot = (char *)base + writer * (size_t)SLOT;
+    return pair;
+}
+
+/* Fills (or checks) n bytes at p of this rank, host or device memory. */
+static void put_pattern(int dev, void *p, size_t n, unsigned seed)
+{
+    ex_fill(g.buf, n, seed);
+    if (dev) gasneti_mk_test_copy(g.kind, p, GEX_MK_HOST, g.buf, n);
+    else memcpy(p, g.buf, n);
+}
+static void check_pattern(int dev, const void *p, size_t n, unsigned seed, const char *what)
+{
+    memset(g.chk, 0, n);
+    if (dev) gasneti_mk_test_copy(GEX_MK_HOST, g.chk, g.kind, p, n);
+    else memcpy(g.chk, p, n);
+    size_t bad = ex_verify(g.chk, n, seed);
+    CHECK(bad == n, "%s: byte %zu of %zu is %u, expected %u", what, bad, n, g.chk[bad],
+          ex_byte(bad, seed));
+}
+
+static unsigned seed_of(unsigned round, gex_Rank_t writer) { return round * 31u + writer * 7u; }
+
+static void one_round(unsigned round, int op_get, int form, int ldev, int rdev, size_t n)
+{
+    static const char *forms[] = {"Blocking", "NB", "NBI"};
+    char what[160];
+    snprintf(what, sizeof what, "%s%s %zu bytes, local %s, remote %s", op_get ? "Get" : "Put",
+             forms[form], n, ldev ? "device" : "host", rdev ? "device" : "host");
+    /* the local buffer: my scratch slot of my device segment, or a host buffer */
+    char *local = ldev ? g.dev + c.n * (size_t)SLOT : (char *)g.buf + 0;
+    unsigned char *hostbuf = ldev ? NULL : malloc(n);
+    if (!ldev) local = (char *)hostbuf;
+    /* gets read my slot of each peer: its owner fills it, seeded by the owner */
+    if (op_get) {
+        char *mine = (rdev ? g.dev : g.host);
+        for (gex_Rank_t w = 0; w < c.n; w++) put_pattern(rdev, mine + w * (size_t)SLOT, n, seed_of(round, c.me));
+    }
+    ex_barrier(c.tm);
+    for (gex_Rank_t k = 0; k < c.n; k++) {
+        gex_Rank_t r = (c.me + k) % c.n;
+        char *slot;
+        gex_TM_t tm = remote(rdev, r, &slot, c.me);
+        if (!op_get) {
+            put_pattern(ldev, local, n, seed_of(round, c.me));
+            if (form == 0) CHECK_OK(gex_RMA_PutBlocking(tm, r, slot, local, n, 0));
+            else if (form == 1) gex_Event_Wait(gex_RMA_PutNB(tm, r, slot, local, n, GEX_EVENT_DEFER, 0));
+            else {
+                CHECK_OK(gex_RMA_PutNBI(tm, r, slot, local, n, GEX_EVENT_GROUP, 0));
+                gex_NBI_Wait(GEX_EC_ALL, 0);
+            }
+        } else {
+            if (form == 0) CHECK_OK(gex_RMA_GetBlocking(tm, local, r, slot, n, 0));
+            else if (form == 1) gex_Event_Wait(gex_RMA_GetNB(tm, local, r, slot, n, 0));
+            else {
+                CHECK_OK(gex_RMA_GetNBI(tm, local, r, slot, n, 0));
+                gex_NBI_Wait(GEX_EC_ALL, 0);
+            }
+            char w2[200];
+            snprintf(w2, sizeof w2, "%s from rank %u", what, r);
+            check_pattern(ldev, local, n, seed_of(round, r), w2);
+        }
+    }
+    ex_barrier(c.tm);
+    if (!op_get) /* every writer's slot of my memory */
+        for (gex_Rank_t w = 0; w < c.n; w++) {
+            char w2[200];
+            snprintf(w2, sizeof w2, "%s by rank %u", what, w);
+            check_pattern(rdev, (rdev ? g.dev : g.host) + w * (size_t)SLOT, n, seed_of(round, w), w2);
+        }
+    free(hostbuf);
+}
+
+static void test_rma(int quick)
+{
+    static const size_t all[] = {1, 4097, PIECE - 1, PIECE, PIECE + 1, 3 * PIECE + 17};
+    static const size_t few[] = {7, PIECE + 1, 3 * PIECE + 17};
+    const size_t *sizes = quick ? few : all;
+    size_t nsizes = quick ? EX_NELEM(few) : EX_NELEM(all);
+    rig_up();
+    unsigned round = 1;
+    for (size_t i = 0; i < nsizes; i++)
+        for (int form = 0; form < 3; form++)
+            for (int comb = 0; comb < 4; comb++)
+                for (int op = 0; op < 2; op++) {
+                    if (quick && form != (int)(i % 3) && comb != 3) continue;
+                    one_round(round++, op, form, comb & 1, comb >> 1, sizes[i]);
+                }
+    rig_down();
+    MSG0("ex_mk rma: ok (%u rounds)", round - 1);
+}
+
+/* gex_Segment_Create with a device kind: bad input, then create, bind,
+ * publish and destroy in a loop (a fresh endpoint each time: there is no
+ * unbind). */
+static void test_segs(void)
+{
+    gex_MK_t k = emulated_kind();
+    gex_Segment_t s = GEX_SEGMENT_INVALID, untouched = (gex_Segment_t)&k;
+    s = untouched;
+    CHECK(gex_Segment_Create(&s, c.client, NULL, 0, k, 0) == GASNET_ERR_BAD_ARG, "length 0");
+    char host[64];
+    CHECK(gex_Segment_Create(&s, c.client, host, sizeof host, k, 0) == GASNET_ERR_BAD_ARG,
+          "host memory is not memory of the device kind");
+    CHECK(s == untouched, "a failed gex_Segment_Create leaves *segment_p alone");
+    CHECK_OK(gex_Segment_Create(&s, c.client, NULL, 3 * 4096, k, 0));
+    CHECK(gex_EP_BindSegment(c.ep, s, 0) == GASNET_ERR_BAD_ARG,
+          "a device segment cannot be bound to the primordial endpoint");
+    CHECK_OK(gex_Segment_Destroy(s, 0));
+    unsigned char out[100];
+    for (int i = 0; i < 20; i++) {
+        gex_EP_t ep;
+        CHECK_OK(gex_EP_Create(&ep, c.client, GEX_EP_CAPABILITY_RMA, 0));
+        CHECK_OK(gex_Segment_Create(&s, c.client, NULL, 1 << 16, k, 0));
+        CHECK_OK(gex_EP_BindSegment(ep, s, 0));
+        CHECK_OK(gex_EP_PublishBoundSegment(c.tm, &ep, 1, 0));
+        gex_TM_t pair = gex_TM_Pair(ep, gex_EP_QueryIndex(ep));
+        gex_Rank_t r = (c.me + 1) % c.n;
+        void *base = NULL;
+        CHECK(gex_Segment_QueryBound(pair, r, &base, NULL, NULL) == 0, "published");
+        ex_fill(out, sizeof out, (unsigned)i);
+        CHECK_OK(gex_RMA_PutBlocking(pair, r, (char *)base + 8 * c.me, out, sizeof out, 0));
+        ex_barrier(c.tm);
+        gex_Rank_t l = (c.me + c.n - 1) % c.n;
+        memset(out, 0, sizeof out);
+        gasneti_mk_test_copy(GEX_MK_HOST, out, k, (char *)gex_Segment_QueryAddr(s) + 8 * l, sizeof out);
+        CHECK(ex_verify(out, sizeof out, (unsigned)i) == sizeof out, "round %d", i);
+        ex_barrier(c.tm);
+        CHECK_OK(gex_Segment_Destroy(s, 0));
+        if (gex_EP_QueryIndex(ep) + 1 >= GASNET_MAXEPS) break;
+    }
+    gex_MK_Destroy(k, 0);
+    ex_barrier(c.tm);
+    MSG0("ex_mk segs: ok");
+}
+
+int main(int argc, char **argv)
+{
+    ex_init(&c, "ex_mk", &argc, &argv, 0);
+    ex_attach(&c, (c.n + 1) * (uintptr_t)SLOT);
+    const char *mode = argc > 1 ? argv[1] : "args";
+    if (!strcmp(mode, "args")) test_args();
+    else if (!strcmp(mode, "ipc")) test_ipc();
+    else if (!strcmp(mode, "touch")) test_touch();
+    else if (!strcmp(mode, "destroy_bad")) {
+        gex_MK_t k = emulated_kind();
+        gex_MK_Destroy(k, 0);
+        gex_MK_Destroy(k, 0); /* erroneous: must not return */
+        printf("ex_mk destroy_bad: returned\n");
+    } else if (!strcmp(mode, "rma")) test_rma(argc > 2 && !strcmp(argv[2], "quick"));
+    else if (!strcmp(mode, "segs")) test_segs();
+    else CHECK(0, "unknown mode %s", mode);
+    gasnet_exit(0);
+    return 0;
+}

@@ -1,0 +1,47 @@
+#!/bin/bash
+# A job with a fault (tests/fault_load.c) and what it leaves behind.
+# usage: tests/fault_test.sh BUILD_DIR EXPECT [VAR=VALUE...] -- PROG [ARGS]
+# Runs PROG on 4 nodes through the launcher with the variables set, and
+# passes when the job's status is EXPECT (a number, or "nonzero"), every
+# node printed "fault_load: node N pid P", no process of the job outlives
+# it and /dev/shm holds no file of the job: the shm backend's
+# /gasnet-<uid>-<pid>-* and libfabric's shm provider's /<pid>:*, for the
+# job's pids only (other jobs' files are none of its business). How long it
+# may take is the harness's -T limit.
+set -u
+cd "$(dirname "$0")/.."
+build=$1 expect=$2
+shift 2
+envs=()
+while [ $# -gt 0 ] && [ "$1" != -- ]; do envs+=("$1"); shift; done
+shift
+prog=$(realpath -- "$1")
+shift
+log=$build/logs/fault_test.$$.log
+mkdir -p "$build/logs"
+env "${envs[@]}" launch/gasnetrun_mpi -n 4 "$prog" "$@" > "$log" 2>&1 < /dev/null
+rc=$?
+cat "$log"
+fail() { echo "fault_test: $*"; exit 1; }
+if [ "$expect" = nonzero ]; then
+    [ $rc -ne 0 ] || fail "the job exited with status 0, expected non-zero"
+else
+    [ $rc -eq "$expect" ] || fail "the job exited with status $rc, expected $expect"
+fi
+pids=$(sed -n 's/^fault_load: node [0-9]* pid \([0-9]*\)$/\1/p' "$log")
+[ "$(echo "$pids" | grep -c .)" -eq 4 ] || fail "not every node printed its pid"
+for i in $(seq 20); do pgrep -f -- "$prog" > /dev/null || break; sleep 0.1; done
+if pgrep -f -- "$prog" > /dev/null; then
+    pkill -9 -f -- "$prog"
+    fail "processes left behind"
+fi
+uid=$(id -u)
+for pid in $pids; do
+    left=$(find /dev/shm -maxdepth 1 \( -name "gasnet-$uid-$pid-*" -o -name "$pid:*" \) -print)
+    if [ -n "$left" ]; then
+        rm -f $left
+        fail "files left in /dev/shm: $left"
+    fi
+done
+rm -f "$log"
+echo "fault_test: status $rc, nothing left behind"

@@ -1,0 +1,101 @@
+/* Fuzzes the shared-memory AM queue entries (core-native/shmam.c): the
+ * frames of a ring another process writes, and the ammpi messages in them.
+ *
+ * GASNet-EX runs as a one-node job (MPI singleton) with one client
+ * handler of each category, registered with its category and arity; the input is a ring (its size, head, tail and bytes),
+ * and gasneti_shmam_take, the code every poll runs on a neighbour's ring,
+ * reads it: frames are checked, messages go to ammpi_deliver and their
+ * handlers. A malformed frame or message ends in a fatal error (fuzz.h).
+ *
+ * Input: ring size in lines (1..64, of 64 bytes), a 16-bit head, a 16-bit
+ * distance from head to tail, then the ring's bytes from offset 0. */
+#include "fuzz.h"
+#include "gasnetex.h"
+#include "shmam.h"
+#include "internal.h" /* ammpi_leave_handler, after a fatal error in a handler */
+
+#define SEGSIZE (64 * 1024)
+#define H_SHORT 201 /* client handlers, as the seed corpus names them */
+#define H_MEDIUM 202
+#define H_LONG 203
+
+static char *seg;
+static volatile uint32_t sink;
+
+static void touch(void *buf, size_t n)
+{
+    for (size_t i = 0; i < n; i++) sink += ((unsigned char *)buf)[i];
+}
+static void short_h(gex_Token_t t, gex_AM_Arg_t a)
+{
+    gex_AM_ReplyShort1(t, H_SHORT, 0, a); /* through the channel, which drops it */
+}
+static void medium_h(gex_Token_t t, void *buf, size_t n)
+{
+    (void)t;
+    FUZZ_CHECK(n <= AMMPI_MAX_MEDIUM, "a Medium of %zu bytes", n);
+    touch(buf, n);
+}
+static void long_h(gex_Token_t t, void *buf, size_t n)
+{
+    (void)t;
+    FUZZ_CHECK(!n || ((char *)buf >= seg && (size_t)((char *)buf - seg) <= SEGSIZE - n),
+               "a Long of %zu bytes at %p, outside the segment", n, buf);
+    touch(buf, n);
+}
+
+static int ch_send(ammpi_channel_t *ch, const ammpi_msg_t *m, int dest, int dest_ep, int is_reply)
+{
+    (void)ch;
+    (void)m;
+    (void)dest_ep;
+    FUZZ_CHECK(is_reply && dest == 0, "a handler sent a request");
+    return AMMPI_OK;
+}
+static int ch_poll(ammpi_channel_t *ch) { (void)ch; return 0; }
+static ammpi_channel_t channel = {ch_send, ch_poll};
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    gex_Client_t client;
+    gex_EP_t ep;
+    gex_TM_t tm;
+    gex_Segment_t segment;
+    FUZZ_CHECK(gex_Client_Init(&client, &ep, &tm, "shm_ring", NULL, NULL, 0) == GASNET_OK,
+               "gex_Client_Init");
+    FUZZ_CHECK(gex_Segment_Attach(&segment, tm, SEGSIZE) == GASNET_OK, "gex_Segment_Attach");
+    gex_AM_Entry_t table[] = {
+        {H_SHORT, (gex_AM_Fn_t)short_h, GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQREP, 1, NULL, NULL},
+        {H_MEDIUM, (gex_AM_Fn_t)medium_h, GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_REQREP, 0, NULL, NULL},
+        {H_LONG, (gex_AM_Fn_t)long_h, GEX_FLAG_AM_LONG | GEX_FLAG_AM_REQREP, 0, NULL, NULL}};
+    FUZZ_CHECK(gex_EP_RegisterHandlers(ep, table, 3) == GASNET_OK, "gex_EP_RegisterHandlers");
+    seg = gex_Segment_QueryAddr(segment);
+    ammpi_set_error_handler(gasnetc_ep, fuzz_count_rejection);
+    return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    fuzz_in_t in = {data, size};
+    uint64_t ring_size = GASNETI_SHMAM_LINE * (1 + fuzz_take(&in, 1) % 64);
+    gasneti_shmam_ctl_t ctl;
+    memset(&ctl, 0, sizeof ctl);
+    ctl.head = fuzz_take(&in, 2);
+    ctl.tail = ctl.head + fuzz_take(&in, 2);
+    /* the ring in its own allocation: a read past its end is caught */
+    char *ring = calloc(1, ring_size);
+    FUZZ_CHECK(ring, "out of memory");
+    memcpy(ring, in.p, in.left < ring_size ? in.left : ring_size);
+    uint64_t head = ctl.head;
+    int taken = 0;
+    if (FUZZ_TRY(taken = gasneti_shmam_take(&ctl, ring, ring_size, 0, &channel, 32))) {
+        FUZZ_CHECK(ctl.head - head <= ctl.tail - head, "the head passed the tail");
+        FUZZ_CHECK(taken >= 0 && taken <= 32, "%d messages taken, budget 32", taken);
+    } else {
+        ammpi_leave_handler(NULL); /* in case a handler was running */
+    }
+    free(ring);
+    return 0;
+}
