@@ -1,7 +1,7 @@
-/* Helpers shared by the benchmarks: options, message sizes, timing,
- * median and spread of repetitions, the run's description and the CSV
- * writer. Every benchmark runs an active rank (0) that times and a passive
- * rank that serves; only rank 0 prints and writes. */
+/* Helpers shared by the benchmarks: options and usage, message sizes,
+ * timing, the median and quartiles of repetitions, the run's description
+ * and the CSV writer. Every benchmark runs an active rank (0) that times
+ * and a passive rank that serves; only rank 0 prints and writes. */
 #ifndef BENCH_H
 #define BENCH_H
 
@@ -9,6 +9,7 @@
 #include <mpi.h>
 
 #include <ctype.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,10 +26,10 @@ typedef struct {
     int reps;        /* -r: repetitions of each timed loop */
     long min_size;   /* -s */
     long max_size;   /* -S */
-    const char *layer; /* -l: mpi, ammpi or gasnet: what this job measures */
+    const char *layers; /* -l: comma-separated layers this job measures, or "all" */
     const char *ops; /* -o: comma-separated operations, NULL = all */
+    const char *paths; /* -P: comma-separated RMA paths, NULL = every path this job has */
     const char *csv; /* -c: CSV file (rank 0 writes it) */
-    int wildcards;   /* -w: MPI_ANY_SOURCE receives left posted (mpi layer) */
 } bench_opts_t;
 
 static inline void bench_die(const char *fmt, ...)
@@ -56,31 +57,44 @@ static inline long bench_size_arg(const char *s)
     return v;
 }
 
-static inline void bench_usage(const char *prog, const char *ops)
+/* What a program tells bench_parse about itself for its usage: a line on
+ * what it measures, its layers and its operations. */
+typedef struct {
+    const char *what, *layers, *ops;
+} bench_about_t;
+
+static inline void bench_usage(FILE *f, const char *prog, const bench_about_t *a)
 {
-    fprintf(stderr,
-            "usage: %s [-l layer] [-n iters] [-k knee] [-m min_iters] [-r reps]\n"
-            "       [-s min_size] [-S max_size] [-o op,op,...] [-c file.csv] [-w n]\n"
-            "  -l  the layer this job measures: mpi, ammpi or gasnet (default gasnet)\n"
+    fprintf(f,
+            "usage: %s [-l layers] [-o op,op,...] [-P paths] [-n iters] [-k knee]\n"
+            "       [-m min_iters] [-r reps] [-s min_size] [-S max_size] [-c file.csv]\n"
+            "%s\n"
+            "Run it on 2 ranks through launch/gasnetrun_mpi (bench/run.sh runs them all).\n"
+            "  -l  the layers this job measures, interleaved: all (default) or a list of\n"
+            "      %s; one layer runs alone, nothing else opened\n"
+            "  -o  only these operations (default all of the layers):\n"
+            "      %s\n"
+            "  -P  RMA paths for the put and get operations (default every one this job\n"
+            "      has): am (every put and get an active message) and the native backend\n"
+            "      that GASNET_RMA chose for the peer (shm, ofi or verbs)\n"
             "  -n  timed iterations of each repetition, for sizes up to the knee (10000)\n"
             "  -k  above this size the iterations shrink as n*knee/size (16K)\n"
             "  -m  but never below this many (50)\n"
-            "  -r  repetitions; the median and the spread are reported (5)\n"
+            "  -r  repetitions, each running every operation once in turn (7)\n"
             "  -s, -S  sizes are the powers of two in [min, max] (1, 4M); K and M suffixes\n"
-            "  -o  operations of the layer to run (default all): %s\n"
             "  -c  also write the results as CSV to this file\n"
-            "  -w  mpi layer: first post n MPI_ANY_SOURCE receives that never match, as an\n"
-            "      ammpi endpoint does (48 at depth 16 on 2 ranks), to see what they cost MPI\n",
-            prog, ops);
+            "  -h, --help  this text\n",
+            prog, a->what, a->layers, a->ops);
 }
 
-static inline void bench_parse(int argc, char **argv, bench_opts_t *o, const char *ops)
+static inline void bench_parse(int argc, char **argv, bench_opts_t *o, const bench_about_t *about)
 {
-    *o = (bench_opts_t){10000, 16 * KB, 50, 5, 1, 4 * MB, "gasnet", NULL, NULL, 0};
+    *o = (bench_opts_t){10000, 16 * KB, 50, 7, 1, 4 * MB, "all", NULL, NULL, NULL};
+    static const struct option longopts[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
     int c;
-    while ((c = getopt(argc, argv, "l:n:k:m:r:s:S:o:c:w:h")) != -1) {
+    while ((c = getopt_long(argc, argv, "l:n:k:m:r:s:S:o:P:c:h", longopts, NULL)) != -1) {
         switch (c) {
-        case 'l': o->layer = optarg; break;
+        case 'l': o->layers = optarg; break;
         case 'n': o->iters = bench_size_arg(optarg); break;
         case 'k': o->knee = bench_size_arg(optarg); break;
         case 'm': o->min_iters = bench_size_arg(optarg); break;
@@ -88,25 +102,32 @@ static inline void bench_parse(int argc, char **argv, bench_opts_t *o, const cha
         case 's': o->min_size = bench_size_arg(optarg); break;
         case 'S': o->max_size = bench_size_arg(optarg); break;
         case 'o': o->ops = optarg; break;
+        case 'P': o->paths = optarg; break;
         case 'c': o->csv = optarg; break;
-        case 'w': o->wildcards = (int)bench_size_arg(optarg); break;
-        default: bench_usage(argv[0], ops); exit(2);
+        case 'h': bench_usage(stdout, argv[0], about); exit(0);
+        default: bench_usage(stderr, argv[0], about); exit(2);
         }
+    }
+    if (optind < argc) {
+        fprintf(stderr, "%s: unexpected argument '%s'\n", argv[0], argv[optind]);
+        bench_usage(stderr, argv[0], about);
+        exit(2);
     }
     if (o->iters < 1 || o->reps < 1 || o->min_iters < 1 || o->knee < 1 || o->min_size < 1 ||
         o->max_size < o->min_size)
         bench_die("counts and sizes must be positive, and -s no larger than -S");
 }
 
-/* Whether op was asked for with -o (exact names between commas). */
-static inline int bench_wants(const bench_opts_t *o, const char *op)
+/* Whether name is in a comma-separated list (exact names); a NULL list
+ * holds everything. */
+static inline int bench_in_list(const char *list, const char *name)
 {
-    if (!o->ops) return 1;
-    size_t n = strlen(op);
-    for (const char *p = o->ops; *p;) {
+    if (!list) return 1;
+    size_t n = strlen(name);
+    for (const char *p = list; *p;) {
         const char *e = strchr(p, ',');
         size_t len = e ? (size_t)(e - p) : strlen(p);
-        if (len == n && strncmp(p, op, n) == 0) return 1;
+        if (len == n && strncmp(p, name, n) == 0) return 1;
         p += len + (e != NULL);
     }
     return 0;
@@ -124,8 +145,10 @@ static inline long bench_iters(const bench_opts_t *o, long size)
 
 static inline double bench_now(void) { return MPI_Wtime(); }
 
+/* The median, quartiles (linear interpolation between order statistics)
+ * and extremes of n values. */
 typedef struct {
-    double med, min, max;
+    double med, q1, q3, min, max;
 } bench_stat_t;
 
 static int bench_cmp(const void *a, const void *b)
@@ -134,13 +157,21 @@ static int bench_cmp(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+/* The p-quantile of n sorted values; bench/run.sh computes it alike. */
+static inline double bench_quantile(const double *s, int n, double p)
+{
+    double pos = p * (n - 1);
+    int lo = (int)pos;
+    return lo + 1 < n ? s[lo] + (pos - lo) * (s[lo + 1] - s[lo]) : s[lo];
+}
+
 static inline bench_stat_t bench_stats(const double *v, int n)
 {
     double s[n];
     memcpy(s, v, sizeof s);
     qsort(s, (size_t)n, sizeof *s, bench_cmp);
-    double med = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
-    return (bench_stat_t){med, s[0], s[n - 1]};
+    return (bench_stat_t){bench_quantile(s, n, 0.5), bench_quantile(s, n, 0.25),
+                          bench_quantile(s, n, 0.75), s[0], s[n - 1]};
 }
 
 /* ---- the description of a run: machine, MPI, command, settings */
@@ -181,11 +212,12 @@ static inline void bench_describe(FILE *f, int argc, char **argv, const char *se
     for (int i = 0; i < argc; i++) fprintf(f, " %s", argv[i]);
     fprintf(f, "  (%d ranks)\n", nranks);
     fprintf(f, "# settings: %s\n", settings);
-    static const char *vars[] = {"GASNET_NETWORKDEPTH", "GASNET_BARRIER", "GASNET_SPIN_POLLS",
-                                 "GASNET_PUT_MEDIUM_MAX", "AMMPI_CREDITS_PP", "AMMPI_EAGER_SIZE"};
+    static const char *vars[] = {"GASNET_NETWORKDEPTH", "GASNET_BARRIER", "GASNET_RMA",
+                                 "GASNET_SPIN_POLLS", "GASNET_PUT_MEDIUM_MAX", "AMMPI_CREDITS_PP",
+                                 "AMMPI_EAGER_SIZE", "FI_PROVIDER"};
     fprintf(f, "# environment:");
     for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
-        const char *v = gasnet_getenv(vars[i]);
+        const char *v = getenv(vars[i]); /* the launcher forwards them to every rank */
         fprintf(f, " %s=%s", vars[i], v ? v : "(default)");
     }
     fprintf(f, "\n");
@@ -206,7 +238,7 @@ static inline FILE *bench_csv_open(const bench_opts_t *o, int argc, char **argv,
 /* The repetitions' raw values, separated by ';' so they stay one field. */
 static inline void bench_csv_samples(FILE *f, const double *v, int n, double scale)
 {
-    for (int i = 0; i < n; i++) fprintf(f, "%s%.4f", i ? ";" : "", v[i] * scale);
+    for (int i = 0; i < n; i++) fprintf(f, "%s%.6g", i ? ";" : "", v[i] * scale);
 }
 
 #endif

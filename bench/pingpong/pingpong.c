@@ -1,12 +1,18 @@
 /* pingpong: round-trip latency (the paper's section 4.1 and figure 4).
  * Rank 0 starts an operation and waits for it to complete, `iters` times
  * in a timed loop; the time per iteration is one round trip. Rank 1 is
- * passive and polls. Each loop runs once untimed (warm-up), then -r times;
- * the median and the spread of the repetitions are reported. A job
- * measures the operations of one layer (-l, see layers.h):
+ * passive. Every layer runs in the one job, interleaved (see layers.h):
+ * at each size, one untimed warm-up loop per operation, then -r
+ * repetitions, each running every operation once; the median and
+ * quartiles of the times and of the per-repetition ratios to raw MPI are
+ * reported.
  *
  * mpi:
  *   mpi           MPI_Send of n bytes, answered by a 0-byte MPI_Send
+ *   mpi_with_gasnet  the same with GASNet's endpoint running (up to 8 bytes;
+ *                 needs -l gasnet too): what its posted receives cost MPI
+ * floor:
+ *   floor         one cache line bounced through shared memory (no payload)
  * ammpi:
  *   ammpi_short   ammpi Short request answered by a Short reply (no payload)
  *   ammpi_medium  ammpi Medium request of n bytes (n <= 65000), Short reply
@@ -14,28 +20,36 @@
  *                 into 1 MiB pieces above that), a Short reply per piece
  * gasnet:
  *   am_short      GASNet AM Short request answered by a Short reply
- *   get, put      blocking gasnet_get, gasnet_put
- *   get_nb, put_nb     explicit handle: initiate, then gasnet_wait_syncnb
- *   get_nbi, put_nbi   implicit handle: initiate, then gasnet_wait_syncnbi_*
- * Short messages carry no payload: they are measured once, as size 0.
+ *   am_medium     GASNet AM Medium request of n bytes, Short reply
+ *   am_long       GASNet AM Long request of n bytes into rank 1's segment
+ *   get, put      blocking gasnet_get, gasnet_put          } once per RMA
+ *   get_nb, put_nb     initiate, then gasnet_wait_syncnb   } path (-P)
+ *   get_nbi, put_nbi   initiate, then gasnet_wait_syncnbi_* }
+ * gasnet, the GASNet-EX twins (same handlers and peers, on the primordial
+ * team; report.sh compares each with its GASNet-1 twin per repetition):
+ *   ex_am_medium  gex_AM_RequestMedium0 with GEX_EVENT_NOW, Short reply
+ *   ex_get, ex_put  gex_RMA_GetBlocking, gex_RMA_PutBlocking (per RMA path)
+ * Operations without payload are measured once, as size 0, beside the
+ * first size of the sweep.
  */
 #include "layers.h"
 
 static char *lbuf, *rbuf; /* local source or destination; the remote one */
+static gex_TM_t tm0;      /* the primordial team, for the EX twins */
 
 static void mpi_active(size_t n, long iters)
 {
     for (long i = 0; i < iters; i++) {
-        MPI_Send(lbuf, (int)n, MPI_BYTE, PASSIVE, 1, MPI_COMM_WORLD);
-        MPI_Recv(NULL, 0, MPI_BYTE, PASSIVE, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(lbuf, (int)n, MPI_BYTE, PASSIVE, 1, raw_comm);
+        MPI_Recv(NULL, 0, MPI_BYTE, PASSIVE, 2, raw_comm, MPI_STATUS_IGNORE);
     }
 }
 
 static void mpi_passive(size_t n, long iters)
 {
     for (long i = 0; i < iters; i++) {
-        MPI_Recv(lbuf, (int)n, MPI_BYTE, ACTIVE, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        MPI_Send(NULL, 0, MPI_BYTE, ACTIVE, 2, MPI_COMM_WORLD);
+        MPI_Recv(lbuf, (int)n, MPI_BYTE, ACTIVE, 1, raw_comm, MPI_STATUS_IGNORE);
+        MPI_Send(NULL, 0, MPI_BYTE, ACTIVE, 2, raw_comm);
     }
 }
 
@@ -69,7 +83,23 @@ static void am_short_active(size_t n, long iters)
 {
     (void)n;
     for (long i = 0; i < iters; i++) {
-        gasnet_AMRequestShort0(PASSIVE, G_REQ);
+        gasnet_AMRequestShort0(PASSIVE, G_SREQ);
+        GASNET_BLOCKUNTIL(g_replies == i + 1);
+    }
+}
+
+static void am_medium_active(size_t n, long iters)
+{
+    for (long i = 0; i < iters; i++) {
+        gasnet_AMRequestMedium0(PASSIVE, G_BREQ, lbuf, n);
+        GASNET_BLOCKUNTIL(g_replies == i + 1);
+    }
+}
+
+static void am_long_active(size_t n, long iters)
+{
+    for (long i = 0; i < iters; i++) {
+        gasnet_AMRequestLong0(PASSIVE, G_BREQ, lbuf, n, rbuf);
         GASNET_BLOCKUNTIL(g_replies == i + 1);
     }
 }
@@ -82,6 +112,24 @@ static void get_active(size_t n, long iters)
 static void put_active(size_t n, long iters)
 {
     for (long i = 0; i < iters; i++) gasnet_put(PASSIVE, rbuf, lbuf, n);
+}
+
+static void ex_am_medium_active(size_t n, long iters)
+{
+    for (long i = 0; i < iters; i++) {
+        gex_AM_RequestMedium0(tm0, PASSIVE, G_BREQ, lbuf, n, GEX_EVENT_NOW, 0);
+        GASNET_BLOCKUNTIL(g_replies == i + 1);
+    }
+}
+
+static void ex_get_active(size_t n, long iters)
+{
+    for (long i = 0; i < iters; i++) gex_RMA_GetBlocking(tm0, lbuf, PASSIVE, rbuf, n, 0);
+}
+
+static void ex_put_active(size_t n, long iters)
+{
+    for (long i = 0; i < iters; i++) gex_RMA_PutBlocking(tm0, PASSIVE, rbuf, lbuf, n, 0);
 }
 
 static void get_nb_active(size_t n, long iters)
@@ -111,57 +159,72 @@ static void put_nbi_active(size_t n, long iters)
 }
 
 static const op_t ops[] = {
-    {"mpi", L_MPI, mpi_active, -1},
-    {"ammpi_short", L_AMMPI, ammpi_short_active, 0},
-    {"ammpi_medium", L_AMMPI, ammpi_medium_active, AMMPI_MAX_MEDIUM},
-    {"ammpi_long", L_AMMPI, ammpi_long_active, -1},
-    {"am_short", L_GASNET, am_short_active, 0},
-    {"get", L_GASNET, get_active, -1},
-    {"put", L_GASNET, put_active, -1},
-    {"get_nb", L_GASNET, get_nb_active, -1},
-    {"put_nb", L_GASNET, put_nb_active, -1},
-    {"get_nbi", L_GASNET, get_nbi_active, -1},
-    {"put_nbi", L_GASNET, put_nbi_active, -1},
+    {"mpi", L_MPI, mpi_active, mpi_passive, -1, 0},
+    {"mpi_with_gasnet", L_MPI, mpi_active, mpi_passive, 8, OP_GASNET_LIVE},
+    {"floor", L_FLOOR, floor_active, floor_passive, 0, 0},
+    {"ammpi_short", L_AMMPI, ammpi_short_active, NULL, 0, 0},
+    {"ammpi_medium", L_AMMPI, ammpi_medium_active, NULL, AMMPI_MAX_MEDIUM, 0},
+    {"ammpi_long", L_AMMPI, ammpi_long_active, NULL, -1, 0},
+    {"am_short", L_GASNET, am_short_active, NULL, 0, 0},
+    {"am_medium", L_GASNET, am_medium_active, NULL, (long)gasnet_AMMaxMedium(), 0},
+    {"am_long", L_GASNET, am_long_active, NULL, (long)gasnet_AMMaxLongRequest(), 0},
+    {"get", L_GASNET, get_active, NULL, -1, OP_RMA},
+    {"put", L_GASNET, put_active, NULL, -1, OP_RMA},
+    {"get_nb", L_GASNET, get_nb_active, NULL, -1, OP_RMA},
+    {"put_nb", L_GASNET, put_nb_active, NULL, -1, OP_RMA},
+    {"get_nbi", L_GASNET, get_nbi_active, NULL, -1, OP_RMA},
+    {"put_nbi", L_GASNET, put_nbi_active, NULL, -1, OP_RMA},
+    {"ex_am_medium", L_GASNET, ex_am_medium_active, NULL, (long)gasnet_AMMaxMedium(), 0},
+    {"ex_get", L_GASNET, ex_get_active, NULL, -1, OP_RMA},
+    {"ex_put", L_GASNET, ex_put_active, NULL, -1, OP_RMA},
 };
 #define NOPS ((int)(sizeof ops / sizeof *ops))
-#define OP_NAMES "mpi,ammpi_short,ammpi_medium,ammpi_long,am_short,get,put,get_nb,put_nb,get_nbi,put_nbi"
+
+static const bench_about_t about = {
+    "Round-trip latency of every layer, interleaved in one job (see the top of\n"
+    "bench/pingpong/pingpong.c and bench/layers.h).",
+    LAYER_LIST,
+    "mpi, mpi_with_gasnet, floor, ammpi_short, ammpi_medium, ammpi_long,\n"
+    "      am_short, am_medium, am_long, get, put, get_nb, put_nb, get_nbi, put_nbi,\n"
+    "      ex_am_medium, ex_get, ex_put"};
 
 int main(int argc, char **argv)
 {
     bench_opts_t o;
-    bench_parse(argc, argv, &o, OP_NAMES);
-    layers_start(&argc, &argv, layer_arg(o.layer), (uintptr_t)o.max_size, o.wildcards);
-    check_ops(&o, ops, NOPS);
+    bench_parse(argc, argv, &o, &about);
+    layers_start(&argc, &argv, &o, ops, NOPS, (uintptr_t)o.max_size);
     lbuf = lseg;
     rbuf = rseg;
-    char settings[256];
+    gasnet_QueryGexObjects(NULL, NULL, &tm0, NULL);
+    char settings[320];
     snprintf(settings, sizeof settings,
-             "layer=%s iters=%ld knee=%ld min_iters=%ld reps=%d sizes=%ld..%ld depth=%d "
-             "wildcards=%d", o.layer, o.iters, o.knee, o.min_iters, o.reps, o.min_size,
-             o.max_size, depth, o.wildcards);
+             "layers=%s ops=%s paths=%s iters=%ld knee=%ld min_iters=%ld reps=%d sizes=%ld..%ld "
+             "depth=%d", o.layers, o.ops ? o.ops : "all", o.paths ? o.paths : "all", o.iters,
+             o.knee, o.min_iters, o.reps, o.min_size, o.max_size, depth);
     FILE *csv = NULL;
     if (me == ACTIVE) {
         bench_describe(stdout, argc, argv, settings);
         csv = bench_csv_open(&o, argc, argv, settings,
-                             "bench,op,size,iters,reps,lat_us_median,lat_us_min,lat_us_max,samples_us");
-        printf("%-13s %8s %7s %12s %12s %12s\n", "op", "size", "iters", "median us", "min us",
-               "max us");
+                             "bench,op,path,size,step,iters,reps,lat_us_median,lat_us_q1,lat_us_q3,"
+                             "lat_us_min,lat_us_max,x_mpi_median,x_mpi_q1,x_mpi_q3,samples_us");
+        printf("%-16s %-5s %8s %7s %11s %11s %11s   %s\n", "op", "path", "size", "iters",
+               "median us", "q1 us", "q3 us", "x MPI: median [q1, q3]");
     }
     for (long n = o.min_size; n <= o.max_size; n *= 2) {
-        int sel[NOPS];
-        double t[NOPS * o.reps];
-        measure_size(&o, ops, NOPS, mpi_passive, n, sel, t);
-        for (int k = 0; k < NOPS; k++) {
-            if (!sel[k] || me != ACTIVE) continue;
-            long size = op_size(&ops[k], n);
-            bench_stat_t s = bench_stats(&t[k * o.reps], o.reps);
-            printf("%-13s %8ld %7ld %12.3f %12.3f %12.3f\n", ops[k].name, size,
-                   bench_iters(&o, size), s.med * 1e6, s.min * 1e6, s.max * 1e6);
+        measure_size(&o, n);
+        for (int j = 0; j < ncases && me == ACTIVE; j++) {
+            const case_t *c = &cases[j];
+            if (!c->ran) continue;
+            bench_stat_t s = bench_stats(c->t, o.reps), x = mpi_ratio(c, o.reps);
+            printf("%-16s %-5s %8ld %7ld %11.4f %11.4f %11.4f   %.3f [%.3f, %.3f]\n", c->op->name,
+                   case_path(c), c->size, c->iters, s.med * 1e6, s.q1 * 1e6, s.q3 * 1e6, x.med,
+                   x.q1, x.q3);
             fflush(stdout);
             if (csv) {
-                fprintf(csv, "pingpong,%s,%ld,%ld,%d,%.4f,%.4f,%.4f,", ops[k].name, size,
-                        bench_iters(&o, size), o.reps, s.med * 1e6, s.min * 1e6, s.max * 1e6);
-                bench_csv_samples(csv, &t[k * o.reps], o.reps, 1e6);
+                fprintf(csv, "pingpong,%s,%s,%ld,%ld,%ld,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%.4g,%.4g,",
+                        c->op->name, case_path(c), c->size, n, c->iters, o.reps, s.med * 1e6,
+                        s.q1 * 1e6, s.q3 * 1e6, s.min * 1e6, s.max * 1e6, x.med, x.q1, x.q3);
+                bench_csv_samples(csv, c->t, o.reps, 1e6);
                 fprintf(csv, "\n");
             }
         }

@@ -1,0 +1,162 @@
+/* coll: the latency of a broadcast from rank 0 on however many ranks the
+ * job has, for each size (powers of two in [-s, -S]). Each repetition
+ * times GASNet's broadcast and then MPI_Bcast, after a warm-up of each;
+ * a loop runs `iters` broadcasts, each waited for and followed by an
+ * untimed barrier (as in OSU's osu_bcast), and the time per broadcast is
+ * the slowest rank's average (a broadcast is over when the last rank has
+ * its data). Median and quartiles over the repetitions are reported,
+ * with the ratio to MPI_Bcast taken per repetition (see bench/layers.h on
+ * why only ratios within one job mean anything). The layers (-l, default
+ * all):
+ *
+ *   gasnet  gex_Coll_BroadcastNB + gex_Event_Wait on the primordial team
+ *           (a binomial tree over active messages, coll/reduce.c)
+ *   mpi     MPI_Bcast on a communicator of its own. GASNet's endpoint is
+ *           paused meanwhile: its posted MPI_ANY_SOURCE receives would
+ *           slow MPI down (see bench/layers.h)
+ */
+#include "bench.h"
+#include "gasnet_internal.h" /* gasnetc_ep */
+
+#include <gasnet_coll.h>
+#include <math.h>
+
+static MPI_Comm raw_comm;
+static int use_gasnet, use_mpi;
+static gex_TM_t tm0;
+static char *buf;
+
+/* Seconds spent in `iters` broadcasts on this rank. As OSU's osu_bcast
+ * does, a barrier of the same layer follows each broadcast, outside the
+ * timing, so that broadcasts do not pipeline into each other: each one
+ * starts with every rank ready, and what is timed is its latency. */
+static double gasnet_loop(long iters, size_t size)
+{
+    double t = 0;
+    for (long i = 0; i < iters; i++) {
+        double t0 = bench_now();
+        gex_Event_Wait(gex_Coll_BroadcastNB(tm0, 0, buf, buf, size, 0));
+        t += bench_now() - t0;
+        gex_Event_Wait(gex_Coll_BarrierNB(tm0, 0));
+    }
+    return t;
+}
+
+static double mpi_loop(long iters, size_t size)
+{
+    double t = 0;
+    for (long i = 0; i < iters; i++) {
+        double t0 = bench_now();
+        MPI_Bcast(buf, (int)size, MPI_BYTE, 0, raw_comm);
+        t += bench_now() - t0;
+        MPI_Barrier(raw_comm);
+    }
+    return t;
+}
+
+/* Seconds per broadcast of one loop on the slowest rank; both layers
+ * start together. */
+static double timed(int gasnet, long iters, size_t size)
+{
+    if (use_gasnet && !gasnet && ammpi_pause_receives(gasnetc_ep) != AMMPI_OK)
+        bench_die("pausing GASNet's endpoint failed");
+    MPI_Barrier(raw_comm);
+    double t = (gasnet ? gasnet_loop(iters, size) : mpi_loop(iters, size)) / (double)iters, slowest;
+    if (use_gasnet && !gasnet && ammpi_resume_receives(gasnetc_ep) != AMMPI_OK)
+        bench_die("resuming GASNet's endpoint failed");
+    MPI_Allreduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, raw_comm);
+    return slowest;
+}
+
+static void report(FILE *csv, const char *layer, const char *label, int ranks, long size,
+                   long iters, const bench_opts_t *o, const double *t, const double *mpi)
+{
+    bench_stat_t s = bench_stats(t, o->reps), x = {NAN, NAN, NAN, NAN, NAN};
+    if (mpi) {
+        double r[o->reps];
+        for (int i = 0; i < o->reps; i++) r[i] = t[i] / mpi[i];
+        x = bench_stats(r, o->reps);
+    }
+    printf("%-7s %-14s ranks %3d size %8ld iters %6ld  median %10.3f us  q1 %10.3f  q3 %10.3f  "
+           "x MPI %.3f [%.3f, %.3f]\n", layer, label, ranks, size, iters, s.med * 1e6, s.q1 * 1e6,
+           s.q3 * 1e6, x.med, x.q1, x.q3);
+    if (!csv) return;
+    fprintf(csv, "coll,%s,%s,%d,%ld,%ld,%d,%.6g,%.6g,%.6g,%.6g,%.6g,%.4g,%.4g,%.4g,", layer, label,
+            ranks, size, iters, o->reps, s.med * 1e6, s.q1 * 1e6, s.q3 * 1e6, s.min * 1e6,
+            s.max * 1e6, x.med, x.q1, x.q3);
+    bench_csv_samples(csv, t, o->reps, 1e6);
+    fprintf(csv, "\n");
+}
+
+static const bench_about_t about = {
+    "Broadcast latency from rank 0 on any number of ranks: gex_Coll_BroadcastNB and\n"
+    "MPI_Bcast, interleaved in one job (see the top of bench/coll/coll.c). Of the options\n"
+    "below, -P and -o do not apply; the run takes any rank count.",
+    "gasnet, mpi", "(none: one broadcast per size)"};
+
+int main(int argc, char **argv)
+{
+    bench_opts_t o;
+    bench_parse(argc, argv, &o, &about);
+    int all = !strcmp(o.layers, "all");
+    use_gasnet = all || bench_in_list(o.layers, "gasnet");
+    use_mpi = all || bench_in_list(o.layers, "mpi");
+    for (const char *p = o.layers; !all && *p;) {
+        size_t len = strcspn(p, ",");
+        if (!(len == 3 && !strncmp(p, "mpi", 3)) && !(len == 6 && !strncmp(p, "gasnet", 6)))
+            bench_die("-l %s: use all, gasnet, mpi or gasnet,mpi", o.layers);
+        p += len + (p[len] == ',');
+    }
+    if (o.max_size > INT32_MAX) bench_die("-S %ld: at most 2G (MPI_Bcast takes an int count)", o.max_size);
+    if (use_gasnet) {
+        if (gasnet_init(&argc, &argv) != GASNET_OK) bench_die("gasnet_init failed");
+        if (gasnet_attach(NULL, 0, GASNET_PAGESIZE, 0) != GASNET_OK)
+            bench_die("gasnet_attach failed");
+        gasnet_QueryGexObjects(NULL, NULL, &tm0, NULL);
+    } else {
+        MPI_Init(&argc, &argv);
+    }
+    MPI_Comm_dup(MPI_COMM_WORLD, &raw_comm);
+    int me, ranks;
+    MPI_Comm_rank(raw_comm, &me);
+    MPI_Comm_size(raw_comm, &ranks);
+    buf = malloc((size_t)o.max_size);
+    if (!buf) bench_die("out of memory for %ld bytes", o.max_size);
+    memset(buf, me, (size_t)o.max_size);
+    char settings[160];
+    snprintf(settings, sizeof settings, "layers=%s iters=%ld knee=%ld reps=%d ranks=%d sizes=%ld..%ld",
+             o.layers, o.iters, o.knee, o.reps, ranks, o.min_size, o.max_size);
+    FILE *csv = NULL;
+    if (me == 0) {
+        bench_describe(stdout, argc, argv, settings);
+        csv = bench_csv_open(&o, argc, argv, settings,
+                             "bench,layer,op,ranks,size,iters,reps,lat_us_median,lat_us_q1,lat_us_q3,"
+                             "lat_us_min,lat_us_max,x_mpi_median,x_mpi_q1,x_mpi_q3,samples_us");
+    }
+    double tg[o.reps], tm[o.reps];
+    for (long size = o.min_size; size <= o.max_size; size *= 2) {
+        long iters = bench_iters(&o, size), warm = iters / 10 + 1;
+        if (use_gasnet) timed(1, warm, (size_t)size);
+        if (use_mpi) timed(0, warm, (size_t)size);
+        for (int r = 0; r < o.reps; r++) {
+            if (use_gasnet) tg[r] = timed(1, iters, (size_t)size);
+            if (use_mpi) tm[r] = timed(0, iters, (size_t)size);
+        }
+        if (me == 0) {
+            if (use_gasnet)
+                report(csv, "gasnet", "BroadcastNB", ranks, size, iters, &o, tg, use_mpi ? tm : NULL);
+            if (use_mpi) report(csv, "mpi", "MPI_Bcast", ranks, size, iters, &o, tm, tm);
+        }
+    }
+    if (csv) fclose(csv);
+    free(buf);
+    MPI_Comm_free(&raw_comm);
+    if (!use_gasnet) {
+        MPI_Finalize();
+        return 0;
+    }
+    gasnet_barrier_notify(0, GASNET_BARRIERFLAG_ANONYMOUS);
+    gasnet_barrier_wait(0, GASNET_BARRIERFLAG_ANONYMOUS);
+    gasnet_exit(0);
+    return 0;
+}
