@@ -15,6 +15,7 @@ typedef struct letter {
     uint64_t team;
     uint32_t seq;
     int tag;
+    uint32_t sig;
     gex_Rank_t src;
     int dest_ep; /* the member it is for: a process may hold several of one team */
     size_t off; /* of a piece in its payload */
@@ -29,10 +30,11 @@ static letter_t *mailbox, **mailbox_tail = &mailbox;
 static gasnete_coll_op_t *active, **active_tail = &active;
 static pthread_mutex_t progress_lock = PTHREAD_MUTEX_INITIALIZER;
 
-enum { A_ID_HI, A_ID_LO, A_SEQ, A_TAG, A_SRC, A_OFF_HI, A_OFF_LO, NARGS };
+enum { A_ID_HI, A_ID_LO, A_SEQ, A_TAG, A_SRC, A_SIG, A_OFF_HI, A_OFF_LO, NARGS };
 
 static void coll_h(ammpi_token_t tok, void *buf, size_t len, int32_t id_hi, int32_t id_lo,
-                   int32_t seq, int32_t tag, int32_t src, int32_t off_hi, int32_t off_lo)
+                   int32_t seq, int32_t tag, int32_t src, int32_t sig, int32_t off_hi,
+                   int32_t off_lo)
 {
     letter_t *l = malloc(sizeof *l + len);
     if (!l) gasneti_fatalerror("collectives: out of memory for a %zu-byte message", len);
@@ -43,6 +45,7 @@ static void coll_h(ammpi_token_t tok, void *buf, size_t len, int32_t id_hi, int3
     l->team = GASNETE_U64(id_hi, id_lo);
     l->seq = (uint32_t)seq;
     l->tag = tag;
+    l->sig = (uint32_t)sig;
     l->src = (gex_Rank_t)src;
     l->off = (size_t)GASNETE_U64(off_hi, off_lo);
     l->len = len;
@@ -53,34 +56,37 @@ static void coll_h(ammpi_token_t tok, void *buf, size_t len, int32_t id_hi, int3
     pthread_mutex_unlock(&lock);
 }
 
-void gasnete_coll_send_piece(gasneti_tm_t tm, uint32_t seq, int tag, gex_Rank_t rank, const void *data,
-                       size_t len, size_t off)
+void gasnete_coll_send_piece(const gasnete_coll_op_t *op, int tag, gex_Rank_t rank,
+                             const void *data, size_t len, size_t off)
 {
+    gasneti_tm_t tm = op->tm;
     gasnete_am_request(tm, gasneti_tm_member(tm, rank), AMMPI_MEDIUM, GASNETE_H_COLL, data, len,
-                       NULL, NULL, NARGS, GASNETE_HI(tm->id), GASNETE_LO(tm->id), (int32_t)seq, tag,
-                       (int32_t)tm->rank, GASNETE_HI(off), GASNETE_LO(off));
+                       NULL, NULL, NARGS, GASNETE_HI(tm->id), GASNETE_LO(tm->id), (int32_t)op->seq,
+                       tag, (int32_t)tm->rank, (int32_t)op->sig, GASNETE_HI(off), GASNETE_LO(off));
 }
 
-void gasnete_coll_send(gasneti_tm_t tm, uint32_t seq, int tag, gex_Rank_t rank, const void *data,
+void gasnete_coll_send(const gasnete_coll_op_t *op, int tag, gex_Rank_t rank, const void *data,
                        size_t len)
 {
-    gasnete_coll_send_piece(tm, seq, tag, rank, data, len, 0);
+    gasnete_coll_send_piece(op, tag, rank, data, len, 0);
 }
 
-void gasnete_coll_send_all(gasneti_tm_t tm, uint32_t seq, int tag, gex_Rank_t rank,
+void gasnete_coll_send_all(const gasnete_coll_op_t *op, int tag, gex_Rank_t rank,
                            const void *data, size_t n)
 {
     size_t off = 0;
     do {
         size_t len = n - off < GASNETE_COLL_PIECE ? n - off : GASNETE_COLL_PIECE;
-        gasnete_coll_send_piece(tm, seq, tag, rank, (const char *)data + off, len, off);
+        gasnete_coll_send_piece(op, tag, rank, (const char *)data + off, len, off);
         off += len;
     } while (off < n);
 }
 
-/* Unlinks the first letter (seq, tag) from rank of tm, or NULL. */
-static letter_t *unlink_letter(gasneti_tm_t tm, uint32_t seq, int tag, gex_Rank_t rank)
+/* Unlinks the first letter of op tagged tag from rank, or NULL. */
+static letter_t *unlink_letter(const gasnete_coll_op_t *op, int tag, gex_Rank_t rank)
 {
+    gasneti_tm_t tm = op->tm;
+    uint32_t seq = op->seq;
     pthread_mutex_lock(&lock);
     letter_t **pl = &mailbox;
     while (*pl && !((*pl)->team == tm->id && (*pl)->seq == seq && (*pl)->tag == tag &&
@@ -92,24 +98,29 @@ static letter_t *unlink_letter(gasneti_tm_t tm, uint32_t seq, int tag, gex_Rank_
         if (mailbox_tail == &l->next) mailbox_tail = pl;
     }
     pthread_mutex_unlock(&lock);
+    if (l && l->sig != op->sig)
+        gasneti_fatalerror("%s: collective number %u on team %llx: rank %u of the team called a "
+                           "different collective, or this one with different single-valued "
+                           "arguments (root, data type, operation, size; signature %08x there, "
+                           "%08x here): every member must make the same calls in the same order",
+                           op->call, seq, (unsigned long long)tm->id, rank, l->sig, op->sig);
     return l;
 }
 
-static void too_long(gasneti_tm_t tm, uint32_t seq, int tag, gex_Rank_t rank, const letter_t *l,
+static void too_long(const gasnete_coll_op_t *op, int tag, gex_Rank_t rank, const letter_t *l,
                      size_t cap)
 {
-    gasneti_fatalerror("collectives: a %zu-byte message (offset %zu) from rank %u where at most "
-                       "%zu fit (team %llx, operation %u, step %d): the members disagree on a "
-                       "single-valued size", l->len, l->off, rank, cap, (unsigned long long)tm->id,
-                       seq, tag);
+    gasneti_fatalerror("%s: a %zu-byte message (offset %zu) from rank %u where at most %zu fit "
+                       "(team %llx, operation %u, step %d): the members disagree on a "
+                       "single-valued size", op->call, l->len, l->off, rank, cap,
+                       (unsigned long long)op->tm->id, op->seq, tag);
 }
 
-long gasnete_coll_take(gasneti_tm_t tm, uint32_t seq, int tag, gex_Rank_t rank, void *buf,
-                       size_t cap)
+long gasnete_coll_take(gasnete_coll_op_t *op, int tag, gex_Rank_t rank, void *buf, size_t cap)
 {
-    letter_t *l = unlink_letter(tm, seq, tag, rank);
+    letter_t *l = unlink_letter(op, tag, rank);
     if (!l) return -1;
-    if (l->len > cap) too_long(tm, seq, tag, rank, l, cap);
+    if (l->len > cap) too_long(op, tag, rank, l, cap);
     size_t len = l->len;
     if (len) memcpy(buf, l->data, len);
     free(l);
@@ -119,7 +130,7 @@ long gasnete_coll_take(gasneti_tm_t tm, uint32_t seq, int tag, gex_Rank_t rank, 
 long gasnete_coll_take_piece(gasnete_coll_op_t *op, int tag, gex_Rank_t rank, void *base,
                              size_t cap, size_t *off)
 {
-    letter_t *l = unlink_letter(op->tm, op->seq, tag, rank);
+    letter_t *l = unlink_letter(op, tag, rank);
     if (!l) return -1;
     if (l->off > cap || l->len > cap - l->off || (l->len != GASNETE_COLL_PIECE && l->off + l->len != cap))
         gasneti_fatalerror("%s: rank %u of the team sent a payload of %s%zu bytes where this rank "
@@ -204,7 +215,14 @@ gasnete_coll_op_t *gasnete_coll_op_new(gasneti_tm_t tm, int (*progress)(gasnete_
     op->progress = progress;
     op->state = state;
     op->call = call;
+    for (const char *c = call; *c; c++) gasnete_coll_sign(op, (unsigned char)*c);
     return op;
+}
+
+void gasnete_coll_sign(gasnete_coll_op_t *op, uint64_t value)
+{
+    uint64_t h = (op->sig ^ value) * 0x9e3779b97f4a7c15ull; /* a multiplicative mix */
+    op->sig = (uint32_t)(h >> 32);
 }
 
 gex_Event_t gasnete_coll_start_nb(gasnete_coll_op_t *op)
@@ -255,11 +273,11 @@ int gasnete_coll_barrier_step(gasnete_coll_op_t *op, int tag0, int *step)
         if ((1UL << round) >= n) return 1;
         gex_Rank_t d = (gex_Rank_t)(1UL << round);
         if (*step % 2 == 0) { /* send this round */
-            gasnete_coll_send(tm, op->seq, tag0 + round, (tm->rank + d) % n, NULL, 0);
+            gasnete_coll_send(op, tag0 + round, (tm->rank + d) % n, NULL, 0);
             (*step)++;
         }
         char none;
-        if (gasnete_coll_take(tm, op->seq, tag0 + round, (tm->rank + n - d) % n, &none, 0) < 0)
+        if (gasnete_coll_take(op, tag0 + round, (tm->rank + n - d) % n, &none, 0) < 0)
             return 0;
         (*step)++;
     }

@@ -3,8 +3,10 @@
  *
  * MESSAGES. A collective's messages are AM Mediums to one handler,
  * carrying the team id, the operation's sequence number on that team, a
- * tag (the algorithm's round or step), the sender's rank in the team and
- * the piece's offset: a payload larger than a Medium travels as pieces of
+ * tag (the algorithm's round or step), the sender's rank in the team, the
+ * operation's signature (a hash of the call and its single-valued
+ * arguments: root, data type, operation, sizes; a member that called
+ * something else is reported, not misread) and the piece's offset: a payload larger than a Medium travels as pieces of
  * GASNETE_COLL_PIECE bytes (at least one, even when empty), which a tree
  * forwards as they arrive (a pipeline).
  * The handler only files them in a mailbox; the operation takes them out
@@ -56,27 +58,29 @@ struct gasnete_coll_op {
     int step;                               /* algorithm state */
     void *state;                            /* algorithm data, freed when done */
     const char *call;                       /* the entry point, for messages */
+    uint32_t sig; /* the call and its single-valued arguments, hashed: every
+                     message carries it, so members that disagree are told */
 };
 
 /* Sets up a new team's collective state. */
 void gasnete_coll_team_init(gasneti_tm_t tm);
 void gasnete_coll_team_fini(gasneti_tm_t tm);
 
-/* Sends a collective message to the member at rank. */
-void gasnete_coll_send(gasneti_tm_t tm, uint32_t seq, int tag, gex_Rank_t rank, const void *data,
+/* Sends a message of op to the member at rank. */
+void gasnete_coll_send(const gasnete_coll_op_t *op, int tag, gex_Rank_t rank, const void *data,
                        size_t len);
-/* Takes the message (seq, tag) from rank of tm if it arrived: copies at
- * most cap bytes into buf, returns its length, or -1 if not there yet. */
-long gasnete_coll_take(gasneti_tm_t tm, uint32_t seq, int tag, gex_Rank_t rank, void *buf,
-                       size_t cap);
+/* Takes op's message tag from rank if it arrived: copies at most cap
+ * bytes into buf, returns its length, or -1 if not there yet. A message
+ * whose signature differs from op's is fatal. */
+long gasnete_coll_take(gasnete_coll_op_t *op, int tag, gex_Rank_t rank, void *buf, size_t cap);
 
 /* Sends the piece at offset off of a payload. */
-void gasnete_coll_send_piece(gasneti_tm_t tm, uint32_t seq, int tag, gex_Rank_t rank,
+void gasnete_coll_send_piece(const gasnete_coll_op_t *op, int tag, gex_Rank_t rank,
                              const void *data, size_t len, size_t off);
 /* Sends data (n bytes) to rank as pieces tagged tag. */
-void gasnete_coll_send_all(gasneti_tm_t tm, uint32_t seq, int tag, gex_Rank_t rank,
+void gasnete_coll_send_all(const gasnete_coll_op_t *op, int tag, gex_Rank_t rank,
                            const void *data, size_t n);
-/* Takes one piece (seq, tag) from rank if one arrived: copies it to
+/* Takes one piece of op's message tag from rank if one arrived: copies it to
  * base + its offset (fatal beyond cap), and returns its length with *off
  * set, or -1. cap is the payload's size: a piece that shows the sender's
  * size differs is fatal. */
@@ -97,9 +101,11 @@ int gasnete_coll_barrier_step(gasnete_coll_op_t *op, int tag0, int *step);
 
 /* The team the collective entry points act on, checked (flags must be 0). */
 gasneti_tm_t gasnete_coll_team(gex_TM_t tm, gex_Flags_t flags, const char *call);
-/* An operation record with tm, progress and state set. */
+/* An operation record with tm, progress and state set, signed with call. */
 gasnete_coll_op_t *gasnete_coll_op_new(gasneti_tm_t tm, int (*progress)(gasnete_coll_op_t *),
                                        void *state, const char *call);
+/* Adds a single-valued argument to op's signature (before it starts). */
+void gasnete_coll_sign(gasnete_coll_op_t *op, uint64_t value);
 /* Starts op with a fresh event and returns the event (INVALID if done). */
 gex_Event_t gasnete_coll_start_nb(gasnete_coll_op_t *op);
 

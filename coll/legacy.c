@@ -91,7 +91,7 @@ static int blocks_step(gasnete_coll_op_t *op, legacy_t *x)
         for (gex_Rank_t k = 1; k < n; k++) {
             gex_Rank_t j = (me + k) % n;
             if (sends_to(x, me, j))
-                gasnete_coll_send_all(tm, op->seq, TAG_DATA, j, x->src + (per_dest ? j * x->nb : 0),
+                gasnete_coll_send_all(op, TAG_DATA, j, x->src + (per_dest ? j * x->nb : 0),
                                       x->nb);
         }
         if (x->kind != GATHER || me == x->root) {
@@ -200,7 +200,10 @@ static gex_Event_t legacy_nb(int kind, gasnet_team_handle_t team, gasnet_image_t
     x->src = src;
     x->nb = nbytes;
     if (kind == BROADCAST) x->b = (gasnete_coll_bcast_t){root, dst, src, nbytes, 0, 0};
-    return gasnete_coll_start_nb(gasnete_coll_op_new(tm, legacy_progress, x, call));
+    gasnete_coll_op_t *op = gasnete_coll_op_new(tm, legacy_progress, x, call);
+    gasnete_coll_sign(op, x->root);
+    gasnete_coll_sign(op, nbytes);
+    return gasnete_coll_start_nb(op);
 }
 
 gex_Event_t gasnet_coll_broadcast_nb(gasnet_team_handle_t team, void *dst, gasnet_image_t srcimage,

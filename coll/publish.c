@@ -39,13 +39,13 @@ static int publish_progress(gasnete_coll_op_t *op)
     publish_t *x = op->state;
     if (op->step == 0) {
         for (gex_Rank_t r = 0; r < tm->size; r++)
-            if (r != tm->rank) gasnete_coll_send(tm, op->seq, 0, r, x->mine, x->nmine * sizeof(pubrec_t));
+            if (r != tm->rank) gasnete_coll_send(op, 0, r, x->mine, x->nmine * sizeof(pubrec_t));
         op->step = 1;
     }
     for (gex_Rank_t r = 0; r < tm->size; r++) {
         if (r == tm->rank || x->have[r]) continue;
         pubrec_t recs[GASNET_MAXEPS];
-        long len = gasnete_coll_take(tm, op->seq, 0, r, recs, sizeof recs);
+        long len = gasnete_coll_take(op, 0, r, recs, sizeof recs);
         if (len < 0) continue;
         if (len % (long)sizeof(pubrec_t))
             gasneti_fatalerror("gex_EP_PublishBoundSegment: malformed records from rank %u", r);
@@ -83,8 +83,7 @@ int gex_EP_PublishBoundSegment(gex_TM_t tm_, gex_EP_t *eps, size_t num_eps, gex_
                            num_eps, GASNET_MAXEPS);
     if (!tm->coll) gasneti_fatalerror("%s: the team was created without collectives", call);
     publish_t *x = calloc(1, sizeof *x);
-    gasnete_coll_op_t *op = calloc(1, sizeof *op);
-    if (!x || !op || !(x->have = calloc(tm->size, 1))) gasneti_fatalerror("%s: out of memory", call);
+    if (!x || !(x->have = calloc(tm->size, 1))) gasneti_fatalerror("%s: out of memory", call);
     for (size_t i = 0; i < num_eps; i++) {
         gasneti_ep_t ep = gasneti_import_ep(eps[i], call);
         gasneti_segment_t seg = ep->segment;
@@ -109,10 +108,7 @@ int gex_EP_PublishBoundSegment(gex_TM_t tm_, gex_EP_t *eps, size_t num_eps, gex_
     x->have[tm->rank] = 1;
     x->got = 1;
     unsigned char *have = x->have;
-    op->tm = tm;
-    op->progress = publish_progress;
-    op->state = x; /* freed when done */
-    gasnete_coll_run(op, call);
+    gasnete_coll_run(gasnete_coll_op_new(tm, publish_progress, x, call), call);
     free(have);
     return GASNET_OK;
 }

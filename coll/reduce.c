@@ -43,7 +43,7 @@ int gasnete_coll_bcast_step(gasnete_coll_op_t *op, gasnete_coll_bcast_t *b, int 
     if (v == 0) {
         if (b->dst && b->dst != b->src) memcpy(b->dst, b->src, b->nbytes);
         for (gex_Rank_t m = top / 2; m >= 1; m /= 2)
-            if (v + m < n) gasnete_coll_send_all(tm, op->seq, tag, (v + m + b->root) % n, b->src, b->nbytes);
+            if (v + m < n) gasnete_coll_send_all(op, tag, (v + m + b->root) % n, b->src, b->nbytes);
         return 1;
     }
     gex_Rank_t parent = (v - lowbit(v) + b->root) % n;
@@ -53,7 +53,7 @@ int gasnete_coll_bcast_step(gasnete_coll_op_t *op, gasnete_coll_bcast_t *b, int 
            (len = gasnete_coll_take_piece(op, tag, parent, b->dst, b->nbytes, &off)) >= 0) {
         for (gex_Rank_t m = top / 2; m >= 1; m /= 2)
             if (v + m < n)
-                gasnete_coll_send_piece(tm, op->seq, tag, (v + m + b->root) % n,
+                gasnete_coll_send_piece(op, tag, (v + m + b->root) % n,
                                         (char *)b->dst + off, (size_t)len, off);
         b->pieces++;
     }
@@ -78,7 +78,10 @@ gex_Event_t gex_Coll_BroadcastNB(gex_TM_t tm, gex_Rank_t root, void *dst, const 
     gasnete_coll_bcast_t *b = calloc(1, sizeof *b);
     if (!b) gasneti_fatalerror("%s: out of memory", call);
     *b = (gasnete_coll_bcast_t){root, dst, src, nbytes, 0, 0};
-    return gasnete_coll_start_nb(gasnete_coll_op_new(t, bcast_progress, b, call));
+    gasnete_coll_op_t *op = gasnete_coll_op_new(t, bcast_progress, b, call);
+    gasnete_coll_sign(op, root);
+    gasnete_coll_sign(op, nbytes);
+    return gasnete_coll_start_nb(op);
 }
 
 /* ---- reductions */
@@ -182,13 +185,13 @@ static int reduce_progress(gasnete_coll_op_t *op)
             x->tmp = t;
         }
         if (r != 0) {
-            gasnete_coll_send_all(tm, op->seq, T_UP, r - lowbit(r), x->acc, x->nbytes);
+            gasnete_coll_send_all(op, T_UP, r - lowbit(r), x->acc, x->nbytes);
             if (!x->all && r != x->root) return reduce_done(x);
             x->phase = x->all ? 3 : 2;
             if (x->all) x->b = (gasnete_coll_bcast_t){0, x->dst, NULL, x->nbytes, 0, 0};
         } else if (!x->all) {
             if (x->root == 0) memcpy(x->dst, x->acc, x->nbytes);
-            else gasnete_coll_send_all(tm, op->seq, T_TO_ROOT, x->root, x->acc, x->nbytes);
+            else gasnete_coll_send_all(op, T_TO_ROOT, x->root, x->acc, x->nbytes);
             return reduce_done(x);
         } else {
             x->b = (gasnete_coll_bcast_t){0, x->dst, x->acc, x->nbytes, 0, 0};
@@ -255,7 +258,11 @@ static gex_Event_t reduce_nb(const char *call, gex_TM_t tm, int all, gex_Rank_t 
     x->op = op;
     x->fn = user ? user_op : NULL;
     x->cdata = user_cdata;
-    return gasnete_coll_start_nb(gasnete_coll_op_new(t, reduce_progress, x, call));
+    gasnete_coll_op_t *o = gasnete_coll_op_new(t, reduce_progress, x, call);
+    uint64_t single_valued[] = {root, dt, dt_sz, dt_cnt, op}; /* not user_op: addresses differ */
+    for (size_t i = 0; i < sizeof single_valued / sizeof single_valued[0]; i++)
+        gasnete_coll_sign(o, single_valued[i]);
+    return gasnete_coll_start_nb(o);
 }
 
 gex_Event_t gex_Coll_ReduceToOneNB(gex_TM_t tm, gex_Rank_t root, void *dst, const void *src,

@@ -46,13 +46,13 @@ static int exchange_progress(gasnete_coll_op_t *op)
     exchange_t *x = op->state;
     if (op->step == 0) {
         for (gex_Rank_t r = 0; r < tm->size; r++)
-            if (r != tm->rank) gasnete_coll_send(tm, op->seq, 0, r, &x->all[tm->rank], sizeof(record_t));
+            if (r != tm->rank) gasnete_coll_send(op, 0, r, &x->all[tm->rank], sizeof(record_t));
         op->step = 1;
     }
     for (gex_Rank_t r = 0; r < tm->size; r++) {
         if (r == tm->rank || x->all[r].key != INT32_MIN) continue;
         record_t rec;
-        long len = gasnete_coll_take(tm, op->seq, 0, r, &rec, sizeof rec);
+        long len = gasnete_coll_take(op, 0, r, &rec, sizeof rec);
         if (len < 0) continue;
         if (len != (long)sizeof rec || rec.key == INT32_MIN || rec.color < -1)
             gasneti_fatalerror("gex_TM_Split: malformed record from rank %u of the parent team", r);
@@ -107,16 +107,12 @@ size_t gex_TM_Split(gex_TM_t *new_tm_p, gex_TM_t parent_tm, int color, int key,
 
     exchange_t *x = malloc(sizeof *x);
     record_t *all = malloc(parent->size * sizeof *all);
-    gasnete_coll_op_t *op = calloc(1, sizeof *op);
-    if (!x || !all || !op) gasneti_fatalerror("%s: out of memory", call);
+    if (!x || !all) gasneti_fatalerror("%s: out of memory", call);
     for (gex_Rank_t r = 0; r < parent->size; r++) all[r].key = INT32_MIN;
     all[parent->rank] = (record_t){new_tm_p ? color : -1, key,
                                    __atomic_add_fetch(&split_tickets, 1, __ATOMIC_RELAXED)};
     *x = (exchange_t){all, 1};
-    op->tm = parent;
-    op->progress = exchange_progress;
-    op->state = x;
-    gasnete_coll_run(op, call);
+    gasnete_coll_run(gasnete_coll_op_new(parent, exchange_progress, x, call), call);
     free(x);
 
     size_t made = 0;

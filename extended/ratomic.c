@@ -288,11 +288,11 @@ static int create_progress(gasnete_coll_op_t *op)
         }
         gex_Rank_t d = (gex_Rank_t)(1UL << round), from = (tm->rank + n - d) % n;
         if (op->step % 2 == 0) {
-            gasnete_coll_send(tm, op->seq, round, (tm->rank + d) % n, &st->mine, sizeof st->mine);
+            gasnete_coll_send(op, round, (tm->rank + d) % n, &st->mine, sizeof st->mine);
             op->step++;
         }
         create_rec_t in;
-        long len = gasnete_coll_take(tm, op->seq, round, from, &in, sizeof in);
+        long len = gasnete_coll_take(op, round, from, &in, sizeof in);
         if (len < 0) return 0;
         if (len != (long)sizeof in || in.cpu > 1)
             gasneti_fatalerror("gex_AD_Create: malformed record from rank %u of the team", from);
@@ -341,16 +341,12 @@ void gex_AD_Create(gex_AD_t *ad_p, gex_TM_t tm_, gex_DT_t dt, gex_OP_t ops, gex_
     if (!tm->coll) gasneti_fatalerror("%s: the team was created without collectives", call);
 
     create_state_t *st = malloc(sizeof *st);
-    gasnete_coll_op_t *op = calloc(1, sizeof *op);
     gasneti_ad_t ad = calloc(1, sizeof *ad);
-    if (!st || !op || !ad) gasneti_fatalerror("%s: out of memory", call);
+    if (!st || !ad) gasneti_fatalerror("%s: out of memory", call);
     int cpu = 1;
     for (gex_Rank_t r = 0; r < tm->size && cpu; r++) cpu = mapped_here(gasneti_tm_member(tm, r));
     st->mine = (create_rec_t){dt, ops, flags, (uint32_t)cpu};
-    op->tm = tm;
-    op->progress = create_progress;
-    op->state = st;
-    gasnete_coll_run(op, call);
+    gasnete_coll_run(gasnete_coll_op_new(tm, create_progress, st, call), call);
 
     *ad = (struct gasneti_ad_s){GASNETI_AD_MAGIC, tm, dt, dti, ops, flags, NULL, (int)st->mine.cpu,
                                 NULL};

@@ -454,6 +454,16 @@ static void bad(const char *what)
     else if (!strcmp(what, "mismatch")) /* dt_cnt is single-valued */
         gex_Event_Wait(gex_Coll_ReduceToAllNB(tm, b, a, GEX_DT_I32, 4, X.me ? 4 : 2, GEX_OP_ADD,
                                               NULL, NULL, 0));
+    else if (!strcmp(what, "dtmismatch")) /* dt is single-valued */
+        gex_Event_Wait(gex_Coll_ReduceToAllNB(tm, b, a, X.me ? GEX_DT_U32 : GEX_DT_I32, 4, 4,
+                                              GEX_OP_ADD, NULL, NULL, 0));
+    else if (!strcmp(what, "opmismatch")) /* op is single-valued */
+        gex_Event_Wait(gex_Coll_ReduceToAllNB(tm, b, a, GEX_DT_I32, 4, 4,
+                                              X.me ? GEX_OP_MAX : GEX_OP_ADD, NULL, NULL, 0));
+    else if (!strcmp(what, "order")) /* every member calls the same collectives in order */
+        gex_Event_Wait(X.me ? gex_Coll_BroadcastNB(tm, 1, b, a, 16, 0)
+                            : gex_Coll_ReduceToAllNB(tm, b, a, GEX_DT_I32, 4, 4, GEX_OP_ADD,
+                                                     NULL, NULL, 0));
     else if (!strcmp(what, "flags"))
         gex_Event_Wait(gex_Coll_BroadcastNB(tm, 0, b, a, 4, GEX_FLAG_IMMEDIATE));
     else {

@@ -905,7 +905,10 @@ if [ $FULL = 1 ]; then
             -- $XC/seq/$prog bad "$case"
     done <<'CASES'
 ex_coll|dtop|gex_Coll_ReduceToAllNB: operation 0x1 is not a reduction of data type 0x20
-ex_coll|mismatch|gex_Coll_ReduceToAllNB: rank 1 of the team sent a payload of 16 bytes where this rank expects 8
+ex_coll|mismatch|gex_Coll_ReduceToAllNB: collective number [0-9]+ on team [0-9a-f]+: rank [01] of the team called a different collective, or this one with different single-valued arguments
+ex_coll|dtmismatch|gex_Coll_ReduceToAllNB: collective number [0-9]+ on team [0-9a-f]+: rank [01] of the team called a different
+ex_coll|opmismatch|gex_Coll_ReduceToAllNB: collective number [0-9]+ on team [0-9a-f]+: rank [01] of the team called a different
+ex_coll|order|gex_Coll_(ReduceToAllNB|BroadcastNB): collective number [0-9]+ on team [0-9a-f]+: rank [01] of the team called a different
 coll_legacy|nolocal|gasnet_coll_broadcast: flags 0x12 lack GASNET_COLL_LOCAL
 coll_legacy|seg|gasnet_coll_broadcast: dst \[0x[0-9a-f]+, \+8\) is not in the segment
 CASES
