@@ -198,7 +198,10 @@ int ammpi_reply_long(ammpi_token_t tok, int handler, const void *src,
  * channel serves are handed to its send (instead of MPI); messages it
  * receives are given to ammpi_deliver, which validates and dispatches them
  * like ammpi's own, and a handler's reply goes back through the same
- * channel. Every poll runs the channels' poll.
+ * channel. Every poll runs the channels' poll. Once channels serve every
+ * other peer, MPI is tested on every 16th poll only after a quiet spell
+ * (recv.c): it then carries only messages to self and ones too big for a
+ * channel.
  *   send: writes m (to dest's endpoint dest_ep; a reply when is_reply)
  *         and returns AMMPI_OK once the source may be reused. A request
  *         may wait, polling, for room, or return AMMPI_ERR_AGAIN under

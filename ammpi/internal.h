@@ -155,6 +155,8 @@ struct ammpi_ep {
     ammpi_channel_t **channel_of;     /* per peer: the channel serving it, or NULL */
     ammpi_channel_t *channels[4];
     int nchannels;
+    int channels_serve_all; /* every peer but this rank goes through a channel */
+    unsigned mpi_quiet;     /* polls since MPI last carried a message (atomic) */
     ammpi_error_fn on_error;
     ammpi_hook_fn hook_before, hook_after;
 

@@ -110,6 +110,7 @@ static void post_send(ammpi_ep_t *ep, MPI_Comm comm, int dest, const void *buf, 
         fatal(ep, "MPI_Isend failed");
     ammpi_track_send(ep, req, (char *)buf, owner, lc, counts_depth);
     if (comm == ep->comm) ep->sent[dest]++;
+    __atomic_store_n(&ep->mpi_quiet, 0, __ATOMIC_RELAXED); /* an answer may come through MPI */
 }
 
 static int next_tag(ammpi_ep_t *ep)
@@ -421,8 +422,12 @@ int ammpi_add_channel(ammpi_ep_t *ep, ammpi_channel_t *ch, const unsigned char *
     if (!ep->channel_of && !(ep->channel_of = calloc((size_t)ep->size, sizeof *ep->channel_of)))
         return AMMPI_ERR_RESOURCE;
     ep->channels[ep->nchannels++] = ch;
-    for (int p = 0; p < ep->size; p++)
+    int all = 1;
+    for (int p = 0; p < ep->size; p++) {
         if (peers[p]) ep->channel_of[p] = ch;
+        if (p != ep->rank && !ep->channel_of[p]) all = 0;
+    }
+    ep->channels_serve_all = all;
     return AMMPI_OK;
 }
 

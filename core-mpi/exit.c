@@ -186,7 +186,7 @@ static void service_channel(void)
 void gasnetc_exit_poll(void)
 {
     static __thread unsigned polls;
-    if ((++polls & 15) == 0) service_channel();
+    if ((++polls & 63) == 0) service_channel(); /* exit notices need no haste */
     if (__atomic_load_n(&gasnetc_exit_requested, __ATOMIC_ACQUIRE) && now() >= grace_deadline)
         gasnetc_exit_now();
 }

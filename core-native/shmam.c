@@ -5,11 +5,16 @@
  *
  * RINGS. Each process owns one shared-memory object holding a ring per
  * neighbour that sends to it: a byte ring of GASNET_SHM_AM_RING bytes
- * (default 256 KiB) with a tail the sender advances and a head the
- * receiver advances, each a 64-bit byte count in its own cache line. An
- * entry is a 16-byte frame (its length and the message's), then the
- * message in ammpi's wire form (header, arguments, payload), padded to 64
- * bytes; an entry that would cross the end is preceded by a wrap frame.
+ * (default 256 KiB) and a head, the bytes the receiver has consumed, in a
+ * cache line of its own. An entry is a 16-byte frame (its length, the
+ * message's, and a stamp: 1 + the entry's position counted in bytes since
+ * the start), then the message in ammpi's wire form (header, arguments,
+ * payload), padded to 64 bytes; an entry that would cross the end is
+ * preceded by a wrap frame. The stamp, not a shared tail, says an entry is
+ * there: a receiver waiting for a short message reads one cache line, the
+ * one the sender writes, and a sender reads the head only when its last
+ * reading of it says the ring is full (the cost of a round trip is then
+ * close to that of bouncing one cache line).
  * The objects are created at start-up, mapped by every neighbour and
  * unlinked at once, so nothing stays in /dev/shm.
  *
@@ -18,22 +23,22 @@
  * destination segment is mapped here (the on-node fast path's table,
  * gasnet_extended.h, or a created endpoint's published segment,
  * core-mpi/segment.c), else into the entry. It publishes the entry by
- * advancing the tail (release). A request that finds no room polls until
+ * writing its stamp (release). A request that finds no room polls until
  * there is (or returns AMMPI_ERR_AGAIN under IMMEDIATE); a reply never
  * waits: without room it is kept in a private list and written by a
  * later poll. So a handler can always reply, and nothing waits without
  * polling.
  *
- * RECEIVING. Every ammpi poll visits the rings: it takes the entries
- * between head and tail (acquire), hands each to ammpi_deliver, which
+ * RECEIVING. Every ammpi poll visits the rings: it takes the entries from
+ * the head on whose stamps match (acquire), hands each to ammpi_deliver, which
  * validates it like an MPI message (a bad one is reported naming the
  * sender and never runs) and runs its handler on the entry in place, then
  * advances the head (release). A frame that does not make sense is fatal,
  * naming the sender: the ring cannot be read past it.
  *
  * THREADS. A ring has one writing process and one reading process; a
- * mutex per ring on each side orders that process's threads (readers
- * only try it: a ring another thread drains is skipped).
+ * lock per ring on each side orders that process's threads (readers only
+ * try it: a ring another thread drains is skipped).
  *
  * MEMORY. (n-1) rings of GASNET_SHM_AM_RING bytes per process in shared
  * memory, n the neighbourhood's size; the private reply list holds at
@@ -45,6 +50,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,8 +66,10 @@ typedef gasneti_shmam_frame_t frame_t;
 typedef struct {
     ring_ctl_t *ctl;
     char *data;
-    pthread_mutex_t lock;
-    gex_Rank_t peer; /* jobrank */
+    int busy;           /* the lock between this process's threads (ring_lock) */
+    gex_Rank_t peer;    /* jobrank */
+    uint64_t tail;      /* writer: bytes written */
+    uint64_t head_seen; /* writer: the head last read, reread only when the ring looks full */
 } ring_t;
 
 typedef struct pending_reply {
@@ -87,7 +95,30 @@ static char *data_of(char *obj, int sender)
     return obj + (size_t)nlocal * sizeof(ring_ctl_t) + (size_t)sender * ring_size;
 }
 
+/* A ring's lock is held for a copy or to drain the ring, never across a
+ * wait (readers only try it), so a flag does: a pthread mutex costs more
+ * than writing a short message. */
+static int ring_trylock(ring_t *r) { return !__atomic_exchange_n(&r->busy, 1, __ATOMIC_ACQUIRE); }
+static void ring_lock(ring_t *r)
+{
+    while (!ring_trylock(r)) sched_yield();
+}
+static void ring_unlock(ring_t *r) { __atomic_store_n(&r->busy, 0, __ATOMIC_RELEASE); }
+
 /* ---- writing */
+
+/* With r's lock held, before the entry ending at end is published: the
+ * reader will next look for a stamp at end, where an earlier lap may have
+ * left bytes of a message that read like one, so that stamp is zeroed;
+ * unless end is not free: then it is the frame of the unread entry at the
+ * head, which carries a stamp of its own lap. (One line: zeroing lines
+ * further ahead makes the CPU read them, which a long copy into them
+ * would not.) */
+static void clear_next(ring_t *r, uint64_t end)
+{
+    if (end + FRAME <= r->head_seen + ring_size)
+        __atomic_store_n(&((frame_t *)(r->data + end % ring_size))->stamp, 0, __ATOMIC_RELAXED);
+}
 
 /* With r's lock held: writes an entry holding m (len bytes of wire form;
  * or the ready wire bytes of a kept reply), if there is room; a Long's
@@ -96,22 +127,30 @@ static int try_write(ring_t *r, size_t len, const ammpi_msg_t *m, int dest_ep, i
                      void *in_place, const void *wire)
 {
     uint64_t total = (FRAME + len + LINE - 1) & ~(uint64_t)(LINE - 1);
-    uint64_t tail = r->ctl->tail, head = __atomic_load_n(&r->ctl->head, __ATOMIC_ACQUIRE);
+    uint64_t tail = r->tail;
     uint64_t pos = tail % ring_size, to_end = ring_size - pos;
     uint64_t need = total + (total > to_end ? to_end : 0);
-    if (ring_size - (tail - head) < need) return 0;
+    if (ring_size - (tail - r->head_seen) < need) { /* the head's line is the reader's: read it rarely */
+        r->head_seen = __atomic_load_n(&r->ctl->head, __ATOMIC_ACQUIRE);
+        if (ring_size - (tail - r->head_seen) < need) return 0;
+    }
     if (in_place) memcpy(in_place, m->src, m->nbytes);
     if (total > to_end) { /* wrap: the rest of the ring is skipped */
         frame_t *w = (frame_t *)(r->data + pos);
-        *w = (frame_t){(uint32_t)to_end, 0, 0};
+        w->total = (uint32_t)to_end;
+        w->len = 0;
+        __atomic_store_n(&w->stamp, tail + 1, __ATOMIC_RELEASE);
         tail += to_end;
         pos = 0;
     }
     frame_t *f = (frame_t *)(r->data + pos);
-    *f = (frame_t){(uint32_t)total, (uint32_t)len, 0};
     if (wire) memcpy((char *)f + FRAME, wire, len);
     else ammpi_wire_write((char *)f + FRAME, m, dest_ep, is_reply, in_place != NULL);
-    __atomic_store_n(&r->ctl->tail, tail + total, __ATOMIC_RELEASE);
+    f->total = (uint32_t)total;
+    f->len = (uint32_t)len;
+    clear_next(r, tail + total);
+    __atomic_store_n(&f->stamp, tail + 1, __ATOMIC_RELEASE);
+    r->tail = tail + total;
     return 1;
 }
 
@@ -157,9 +196,9 @@ static int shm_send(ammpi_channel_t *ch, const ammpi_msg_t *m, int dest, int des
     if (FRAME + len + LINE > ring_size / 2) return AMMPI_ERR_NOT_HERE; /* too big for the ring */
     int idle = 0;
     for (;;) {
-        pthread_mutex_lock(&r->lock);
+        ring_lock(r);
         int ok = try_write(r, len, m, dest_ep, is_reply, in_place, NULL);
-        pthread_mutex_unlock(&r->lock);
+        ring_unlock(r);
         if (ok) return AMMPI_OK;
         if (is_reply) {
             keep_reply(dest, dest_ep, m, len); /* a reply never waits */
@@ -177,9 +216,9 @@ static void flush_replies(void)
     for (pending_reply_t **pp = &replies; *pp;) {
         pending_reply_t *p = *pp;
         ring_t *r = &out[local_of[p->dest]];
-        pthread_mutex_lock(&r->lock);
+        ring_lock(r);
         int ok = try_write(r, p->len, NULL, p->dest_ep, 1, NULL, p->wire);
-        pthread_mutex_unlock(&r->lock);
+        ring_unlock(r);
         if (!ok) break; /* keep the order: later ones wait too */
         *pp = p->next;
         free(p);
@@ -196,19 +235,19 @@ int gasneti_shmam_take(gasneti_shmam_ctl_t *ctl, char *data, uint64_t size, gex_
                        ammpi_channel_t *ch, int budget)
 {
     int handled = 0;
-    uint64_t head = ctl->head, tail = __atomic_load_n(&ctl->tail, __ATOMIC_ACQUIRE);
-    /* both counters lie in memory the peer may write: a head off an entry
+    uint64_t head = ctl->head;
+    /* the head lies in memory the peer may write: one off an entry
      * boundary would read a frame across the ring's end (found by fuzzing) */
-    if (head % LINE || tail - head > size)
-        gasneti_fatalerror("shared-memory AMs: the ring from node %u is corrupt (head %llu, tail "
-                           "%llu, %llu bytes)", peer, (unsigned long long)head,
-                           (unsigned long long)tail, (unsigned long long)size);
-    while (head != tail && handled < budget) {
+    if (head % LINE)
+        gasneti_fatalerror("shared-memory AMs: the ring from node %u is corrupt (head %llu)", peer,
+                           (unsigned long long)head);
+    while (handled < budget) {
         uint64_t pos = head % size;
-        const frame_t *f = (const frame_t *)(data + pos);
+        frame_t *f = (frame_t *)(data + pos);
+        if (__atomic_load_n(&f->stamp, __ATOMIC_ACQUIRE) != head + 1) break;
         uint32_t total = f->total, len = f->len;
-        if (total < FRAME || total % LINE || total > size - pos || total > tail - head ||
-            (len && len > total - FRAME) || (!len && pos + total != size))
+        if (total < FRAME || total % LINE || total > size - pos || (len && len > total - FRAME) ||
+            (!len && pos + total != size))
             gasneti_fatalerror("shared-memory AMs: a malformed entry from node %u (frame of %u "
                                "bytes, message of %u, at %llu)", peer, total, len,
                                (unsigned long long)head);
@@ -222,13 +261,19 @@ int gasneti_shmam_take(gasneti_shmam_ctl_t *ctl, char *data, uint64_t size, gex_
     return handled;
 }
 
+/* Whether the entry at r's head is there: one cache line read, no lock. */
+static int has_entry(const ring_t *r)
+{
+    uint64_t head = __atomic_load_n(&r->ctl->head, __ATOMIC_RELAXED);
+    const frame_t *f = (const frame_t *)(r->data + head % ring_size);
+    return __atomic_load_n(&f->stamp, __ATOMIC_RELAXED) == head + 1;
+}
+
 static int drain(ring_t *r)
 {
-    if (__atomic_load_n(&r->ctl->tail, __ATOMIC_ACQUIRE) == __atomic_load_n(&r->ctl->head, __ATOMIC_RELAXED))
-        return 0;
-    if (pthread_mutex_trylock(&r->lock)) return 0;
+    if (!has_entry(r) || !ring_trylock(r)) return 0;
     int handled = gasneti_shmam_take(r->ctl, r->data, ring_size, r->peer, &channel, POLL_BUDGET);
-    pthread_mutex_unlock(&r->lock);
+    ring_unlock(r);
     return handled;
 }
 
@@ -315,9 +360,9 @@ void gasneti_shmam_init(void)
         local_of[jobranks[i]] = i;
         if (i == local_rank) continue;
         peers[jobranks[i]] = 1;
-        in[i] = (ring_t){ctl_of(mine, i), data_of(mine, i), PTHREAD_MUTEX_INITIALIZER, (gex_Rank_t)jobranks[i]};
+        in[i] = (ring_t){ctl_of(mine, i), data_of(mine, i), 0, (gex_Rank_t)jobranks[i], 0, 0};
         out[i] = (ring_t){ctl_of(objs[i], local_rank), data_of(objs[i], local_rank),
-                          PTHREAD_MUTEX_INITIALIZER, (gex_Rank_t)jobranks[i]};
+                          0, (gex_Rank_t)jobranks[i], 0, 0};
     }
     channel = (ammpi_channel_t){shm_send, shm_poll};
     if (ammpi_add_channel(gasnetc_ep, &channel, peers) != AMMPI_OK)

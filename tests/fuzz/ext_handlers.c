@@ -133,9 +133,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memset(&tm, 0, sizeof tm);
         tm.id = (uint64_t)(uint32_t)args[0] << 32 | (uint32_t)args[1];
         tm.ep = gasneti_ep0; /* the letter was delivered to endpoint 0 */
+        gasnete_coll_op_t op;
+        memset(&op, 0, sizeof op);
+        op.tm = &tm;
+        op.seq = (uint32_t)args[2];
+        op.sig = (uint32_t)args[5]; /* the signature it carries: taken, not refused */
+        op.call = "fuzzed collective";
         long got = -1;
         size_t cap = n ? (size_t)in.p[0] * 256 : 0;
-        FUZZ_TRY(got = gasnete_coll_take(&tm, (uint32_t)args[2], args[3], (gex_Rank_t)args[4], buf, cap));
+        FUZZ_TRY(got = gasnete_coll_take(&op, args[3], (gex_Rank_t)args[4], buf, cap));
         (void)got;
     }
     return 0;

@@ -48,27 +48,28 @@ def ammpi_wire():
     }
 
 
-def entry(msg):
-    """A ring entry (core-native/shmam.h): frame, message, padding to 64."""
+def entry(msg, at=0):
+    """A ring entry (core-native/shmam.h) at position at: frame (its stamp
+    1 + at), message, padding to 64."""
     total = (16 + len(msg) + 63) & ~63
-    return struct.pack('<IIQ', total, len(msg), 0) + msg + b'\0' * (total - 16 - len(msg))
+    return struct.pack('<IIQ', total, len(msg), at + 1) + msg + b'\0' * (total - 16 - len(msg))
 
 
 def shm_ring():
-    def ring(lines, head, data, used=None):
-        used = len(data) if used is None else used
-        return struct.pack('<BHH', lines - 1, head, used) + data
+    def ring(lines, head, data):
+        return struct.pack('<BH', lines - 1, head) + data
     short = entry(hdr(K_SHORT, 201, (5,)))
-    medium = entry(hdr(K_MEDIUM, 202, (), 40) + bytes(range(40)))
+    medium_msg = hdr(K_MEDIUM, 202, (), 40) + bytes(range(40))
+    medium = entry(medium_msg)
     long0 = entry(hdr(K_LONG, 203, (), 0, dest=0))
-    wrap = struct.pack('<IIQ', 64, 0, 0) + b'\0' * 48
+    wrap = struct.pack('<IIQ', 64, 0, 193) + b'\0' * 48
     return {
         'short': ring(4, 0, short),
         'medium': ring(4, 0, medium),
         'long-empty': ring(4, 0, long0),
-        'two': ring(8, 0, short + medium),
-        # head in the last line: a wrap frame there, the entry at offset 0
-        'wrap': ring(4, 192, medium + b'\0' * (192 - len(medium)) + wrap, len(wrap) + len(medium)),
+        'two': ring(8, 0, short + entry(medium_msg, len(short))),
+        # head in the last line (192): a wrap frame there, the entry at offset 0 (position 256)
+        'wrap': ring(4, 192, entry(medium_msg, 256) + b'\0' * (192 - len(medium)) + wrap),
         'library-put': ring(4, 0, entry(hdr(K_MEDIUM, 64, (0, 0, 0, 0), 0))),
     }
 
