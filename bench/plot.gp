@@ -143,7 +143,7 @@ if (have(bar)) {
     set ylabel "time per barrier (us)"
     set logscale y
     set yrange [*:*]
-    algos = "AMDISSEM AMCENTRAL MPI_Barrier"
+    algos = "AMDISSEM AMCENTRAL SHM MPI_Barrier"
     barrier_rows(a) = sprintf("< awk -F, -v a='%s' '$3 == a && !seen[$4]++' '%s'", a, bar)
     plot for [a in algos] barrier_rows(a) using 4:7:8:9 with yerrorlines title a
 }

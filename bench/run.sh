@@ -19,7 +19,8 @@
 #   pingpong_NAME.csv     GASNet over a backend that is not chosen by default
 #   flood_dD_NAME.csv     (ofi over tcp and sockets), beside raw MPI in its
 #                         own job: it needs GASNET_RMA=ofi at start-up (Table 4)
-#   barrier.csv           GASNet's barriers beside MPI_Barrier, 1..N ranks
+#   barrier.csv           GASNet's barriers (AMDISSEM, AMCENTRAL, SHM) beside
+#                         MPI_Barrier, 1..N ranks
 #   coll.csv              gex_Coll_BroadcastNB beside MPI_Bcast, 8 B..1 MiB,
 #                         on 2, 4, 8, 16 ranks (up to --barrier-ranks)
 #   ratomic_MECH.csv      a remote fetch-and-add beside MPI_Fetch_and_op, for
@@ -192,7 +193,7 @@ if wants barrier; then
         # MPICH spins while it waits: oversubscribed, a barrier costs
         # milliseconds, so those runs get few iterations
         if [ "$n" -le "$cores" ]; then bi=(-n "$barrier_iters" -r "$reps"); else bi=(-n 20 -r 3); fi
-        for algo in AMDISSEM AMCENTRAL; do
+        for algo in AMDISSEM AMCENTRAL SHM; do
             job "$out/barrier.log" "$out/barrier.csv" GASNET_BARRIER=$algo \
                 $run -n "$n" $B/barrier/barrier "${bi[@]}"
         done
