@@ -169,7 +169,7 @@ static void coll_progress(void)
     while (list) {
         gasnete_coll_op_t *op = list;
         list = op->next;
-        if (!op->ready && op->progress(op)) op->ready = 1;
+        if (!op->ready && (op->shm_n ? gasnete_coll_shm_step(op) : op->progress(op))) op->ready = 1;
         struct gasnete_coll_team *c = op->tm->coll;
         if (op->ready && op->seq == c->retired) {
             int internal = op->event == NULL;
@@ -200,6 +200,7 @@ void gasnete_coll_start(gasnete_coll_op_t *op, gasnete_op_t *event)
     if (event) gasnete_add(event, GASNETE_GET, 1);
     pthread_mutex_lock(&lock);
     op->seq = op->tm->coll->next_seq++;
+    if (op->tm->coll->shm) op->shm_n = ++op->tm->coll->shm_started;
     __atomic_store_n(active_tail, op, __ATOMIC_RELEASE); /* may be active itself */
     active_tail = &op->next;
     pthread_mutex_unlock(&lock);
@@ -215,7 +216,9 @@ gasnete_coll_op_t *gasnete_coll_op_new(gasneti_tm_t tm, int (*progress)(gasnete_
     op->progress = progress;
     op->state = state;
     op->call = call;
-    for (const char *c = call; *c; c++) gasnete_coll_sign(op, (unsigned char)*c);
+    uint64_t h = 14695981039346656037ull; /* FNV-1a of the name: the same in every process */
+    for (const char *c = call; *c; c++) h = (h ^ (unsigned char)*c) * 1099511628211ull;
+    gasnete_coll_sign(op, h);
     return op;
 }
 
@@ -251,6 +254,7 @@ void gasnete_coll_team_init(gasneti_tm_t tm)
 
 void gasnete_coll_team_fini(gasneti_tm_t tm)
 {
+    gasnete_coll_shm_fini(tm);
     free(tm->coll);
     tm->coll = NULL;
 }
@@ -290,7 +294,9 @@ static int barrier_progress(gasnete_coll_op_t *op)
 
 gasnete_coll_op_t *gasnete_coll_barrier_op(gasneti_tm_t tm)
 {
-    return gasnete_coll_op_new(tm, barrier_progress, NULL, "gex_Coll_BarrierNB");
+    gasnete_coll_op_t *op = gasnete_coll_op_new(tm, barrier_progress, NULL, "gex_Coll_BarrierNB");
+    gasnete_coll_shm_barrier(op);
+    return op;
 }
 
 gasneti_tm_t gasnete_coll_team(gex_TM_t tm, gex_Flags_t flags, const char *call)

@@ -36,6 +36,8 @@
 struct gasnete_coll_team {
     uint32_t next_seq; /* sequence number of the next collective */
     uint32_t retired;  /* sequence number of the next to complete */
+    struct gasnete_coll_shm *shm; /* the shared-memory path (shm.c), or NULL */
+    uint64_t shm_started;         /* collectives numbered for it so far */
 };
 
 /* Bytes of one message piece (a Medium's payload fits every peer). */
@@ -60,6 +62,12 @@ struct gasnete_coll_op {
     const char *call;                       /* the entry point, for messages */
     uint32_t sig; /* the call and its single-valued arguments, hashed: every
                      message carries it, so members that disagree are told */
+    /* the shared-memory path (shm.c), where the team has one: */
+    uint64_t shm_n; /* this collective's number there (0: not on it) */
+    int shm_phase;
+    int (*shm_run)(gasnete_coll_op_t *op, uint64_t n); /* NULL: the AM algorithm */
+    const void *shm_data; /* what this member posts with it */
+    size_t shm_len;       /* at most GASNETE_COLL_SHM_SLOT */
 };
 
 /* Sets up a new team's collective state. */
@@ -121,6 +129,21 @@ typedef struct {
     int started;
 } gasnete_coll_bcast_t;
 int gasnete_coll_bcast_step(gasnete_coll_op_t *op, gasnete_coll_bcast_t *b, int tag);
+
+/* The shared-memory path (shm.c). A creator sets an operation's shm_run
+ * (and shm_data, shm_len) where it can run that way; it is used when the
+ * team has the path. */
+#define GASNETE_COLL_SHM_SLOT ((size_t)1976)
+/* Frees a team's path (gasnete_coll_attach sets up the primordial team's). */
+void gasnete_coll_shm_fini(gasneti_tm_t tm);
+/* Runs op on the path: enters, runs, leaves, in call order: 1 when done. */
+int gasnete_coll_shm_step(gasnete_coll_op_t *op);
+/* Whether rank has entered collective number n (fatal if it is another
+ * collective), and the data it posted with it (fatal unless len bytes). */
+int gasnete_coll_shm_entered(gasnete_coll_op_t *op, gex_Rank_t rank, uint64_t n);
+const void *gasnete_coll_shm_data(gasnete_coll_op_t *op, gex_Rank_t rank, uint64_t n, size_t len);
+/* Makes op a barrier on the path. */
+void gasnete_coll_shm_barrier(gasnete_coll_op_t *op);
 
 /* The legacy team over the primordial team (legacy.c). */
 void gasnete_coll_legacy_init(gasneti_tm_t tm0);

@@ -17,6 +17,9 @@
  * (ToOne), or broadcasts it from rank 0 (ToAll). Each rank keeps two
  * private buffers of the vector's size while the operation runs; the
  * team's scratch space is not used (the spec makes it optional).
+ *
+ * Payloads up to a slot of the shared-memory path (shm.c) take it where
+ * the team has it: bcast_shm and reduce_shm.
  */
 #include "coll.h"
 
@@ -65,6 +68,19 @@ static int bcast_progress(gasnete_coll_op_t *op)
     return gasnete_coll_bcast_step(op, op->state, 0);
 }
 
+/* On the shared-memory path (shm.c): the root posted the payload. */
+static int bcast_shm(gasnete_coll_op_t *op, uint64_t n)
+{
+    gasnete_coll_bcast_t *b = op->state;
+    if (op->tm->rank == b->root) {
+        if (b->nbytes && b->dst != b->src) memcpy(b->dst, b->src, b->nbytes);
+        return 1;
+    }
+    if (!gasnete_coll_shm_entered(op, b->root, n)) return 0;
+    if (b->nbytes) memcpy(b->dst, gasnete_coll_shm_data(op, b->root, n, b->nbytes), b->nbytes);
+    return 1;
+}
+
 gex_Event_t gex_Coll_BroadcastNB(gex_TM_t tm, gex_Rank_t root, void *dst, const void *src,
                                  size_t nbytes, gex_Flags_t flags)
 {
@@ -81,6 +97,13 @@ gex_Event_t gex_Coll_BroadcastNB(gex_TM_t tm, gex_Rank_t root, void *dst, const 
     gasnete_coll_op_t *op = gasnete_coll_op_new(t, bcast_progress, b, call);
     gasnete_coll_sign(op, root);
     gasnete_coll_sign(op, nbytes);
+    if (nbytes <= GASNETE_COLL_SHM_SLOT) {
+        op->shm_run = bcast_shm;
+        if (t->rank == root) {
+            op->shm_data = src;
+            op->shm_len = nbytes;
+        }
+    }
     return gasnete_coll_start_nb(op);
 }
 
@@ -206,6 +229,27 @@ static int reduce_progress(gasnete_coll_op_t *op)
     }
 }
 
+/* On the shared-memory path (shm.c): every member posted its
+ * contribution; the root (ToOne) or everyone (ToAll) combines them in rank
+ * order, into dst: dst = src_0, then dst = dst (+) src_r. */
+static int reduce_shm(gasnete_coll_op_t *op, uint64_t n)
+{
+    reduce_t *x = op->state;
+    gasneti_tm_t tm = op->tm;
+    if (!x->all && tm->rank != x->root) return 1;
+    for (gex_Rank_t r = 0; r < tm->size; r++)
+        if (!gasnete_coll_shm_entered(op, r, n)) return 0;
+    char tmp[GASNETE_COLL_SHM_SLOT];
+    memcpy(x->dst, gasnete_coll_shm_data(op, 0, n, x->nbytes), x->nbytes);
+    for (gex_Rank_t r = 1; r < tm->size; r++) {
+        memcpy(tmp, gasnete_coll_shm_data(op, r, n, x->nbytes), x->nbytes);
+        if (x->fn) x->fn(x->dst, tmp, x->cnt, x->cdata);
+        else combine(x->dt, x->op, x->dst, tmp, x->cnt);
+        memcpy(x->dst, tmp, x->nbytes);
+    }
+    return 1;
+}
+
 static size_t builtin_size(gex_DT_t dt)
 {
     switch (dt) {
@@ -262,6 +306,11 @@ static gex_Event_t reduce_nb(const char *call, gex_TM_t tm, int all, gex_Rank_t 
     uint64_t single_valued[] = {root, dt, dt_sz, dt_cnt, op}; /* not user_op: addresses differ */
     for (size_t i = 0; i < sizeof single_valued / sizeof single_valued[0]; i++)
         gasnete_coll_sign(o, single_valued[i]);
+    if (x->nbytes <= GASNETE_COLL_SHM_SLOT) {
+        o->shm_run = reduce_shm;
+        o->shm_data = src;
+        o->shm_len = x->nbytes;
+    }
     return gasnete_coll_start_nb(o);
 }
 

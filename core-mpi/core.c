@@ -546,6 +546,7 @@ static void segment_finish(void)
     gasnetc_in_mpi++;
     gasneti_rma_attach();
     gasnete_barrier_attach();
+    gasnete_coll_attach();
     gasneti_attach_done = 1;
     MPI_Barrier(gasnetc_comm);
     gasnetc_in_mpi--;

@@ -195,6 +195,7 @@ void gasnete_init(void);            /* at client creation, every node */
 void gasnete_barrier_init(void);    /* at client creation (collective) */
 void gasnete_barrier_attach(void);  /* at segment attach (collective): SHM if possible */
 void gasnete_coll_init(void);       /* at client creation */
+void gasnete_coll_attach(void);     /* at segment attach (collective): the shared-memory path */
 void gasnete_vis_init(void);        /* at client creation */
 /* Sends the calling thread's batch of packed puts and gets (extended/pack.c),
  * if it has one: before it polls, tests, sends another AM or exits. */

@@ -90,6 +90,11 @@ void gasneti_shmam_init(void);
  * backend serves them), for the shared-memory barrier. */
 int gasneti_shm_local_nodes(int *my_index);
 void *gasneti_shm_control(void);
+/* After that page, zeroed too, a lane of GASNETI_SHM_COLL_LANE bytes per
+ * node of the host, by index, for the collectives (coll/shm.c); NULL
+ * unless the backend serves the host's nodes. */
+#define GASNETI_SHM_COLL_LANE 4096
+void *gasneti_shm_coll_lanes(void);
 
 /* Host topology (topology.c, hwloc when available): call after init.
  * gasneti_nic_distance ranks a network device by how far it is from the

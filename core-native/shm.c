@@ -34,8 +34,11 @@ static gasnet_node_t *local_nodes; /* local rank -> node */
 static uintptr_t *offset;          /* per node: add to its segment address */
 static void **mapped;              /* per node: our mapping of its segment */
 
-static void *control; /* a page shared by the host's nodes, for the barrier */
-#define CONTROL_SIZE 4096
+/* shared by the host's nodes: a page for the barrier, then a lane per
+ * node for the collectives (GASNETI_SHM_COLL_LANE) */
+static void *control;
+#define CONTROL_PAGE 4096
+static size_t control_size(void) { return CONTROL_PAGE + (size_t)nlocal * GASNETI_SHM_COLL_LANE; }
 
 /* /gasnet-<uid>-<leader pid>-<what>: what is a local rank or "ctl" */
 static void object_name(char *buf, size_t len, long leader_pid, const char *what)
@@ -99,7 +102,7 @@ static int shm_attach(unsigned char *reach, char *why, size_t whylen)
     uintptr_t size = gasneti_seginfo[gasneti_mynode].size;
     /* 1. each node shares its own segment in place; the first the control page */
     int shared = !size || map_object(name, size, base, 1, why, whylen);
-    if (local_rank == 0 && shared && !(control = map_object(ctl, CONTROL_SIZE, NULL, 1, why, whylen))) {
+    if (local_rank == 0 && shared && !(control = map_object(ctl, control_size(), NULL, 1, why, whylen))) {
         if (size) shm_unlink(name);
         shared = 0;
     }
@@ -116,7 +119,7 @@ static int shm_attach(unsigned char *reach, char *why, size_t whylen)
             ok &= mapped[node] != NULL;
             offset[node] = (uintptr_t)mapped[node] - (uintptr_t)gasneti_seginfo[node].addr;
         }
-        if (local_rank != 0) ok &= (control = map_object(ctl, CONTROL_SIZE, NULL, 0, why, whylen)) != NULL;
+        if (local_rank != 0) ok &= (control = map_object(ctl, control_size(), NULL, 0, why, whylen)) != NULL;
         ok = all_ok(ok); /* after this, every object is mapped where it will be */
     }
     /* 3. no name is needed any more: nothing stays in /dev/shm */
@@ -164,7 +167,7 @@ static void shm_detach(void)
 {
     for (gasnet_node_t p = 0; p < gasneti_nodes; p++)
         if (mapped[p]) munmap(mapped[p], gasneti_seginfo[p].size);
-    if (control) munmap(control, CONTROL_SIZE);
+    if (control) munmap(control, control_size());
     control = NULL;
     free(mapped);
     free(offset);
@@ -190,6 +193,7 @@ int gasneti_shm_local_nodes(int *my_index)
 }
 
 void *gasneti_shm_control(void) { return control; }
+void *gasneti_shm_coll_lanes(void) { return control ? (char *)control + CONTROL_PAGE : NULL; }
 
 const gasneti_rma_t gasneti_rma_shm = {
     "shm", shm_attach, shm_put, shm_get, shm_memset, NULL, shm_detach,

@@ -3,9 +3,11 @@
  *
  *   ex_coll [quick|matrix]     results (quick: fewer roots and sizes)
  *   ex_coll threads T          (PAR) T threads, each on a team of its own
- *   ex_coll bad WHAT           one bad call, which must be fatal
+ *   ex_coll bad WHAT [attached]  one bad call, which must be fatal (after
+ *                              a segment is attached)
  *
- * On each team shape (the primordial team, halves, an odd/even split
+ * On each team shape (the primordial team before and after a segment is
+ * attached, halves, an odd/even split
  * whose ranks run backwards against jobranks, a team of one per rank):
  * - gex_Coll_BroadcastNB from several roots (every root in matrix mode),
  *   of sizes from 0 bytes to several Medium payloads, all in flight at
@@ -543,12 +545,17 @@ static void threads(int nthreads)
 int main(int argc, char **argv)
 {
     ex_init(&X, "EXCOLL", &argc, &argv, 0);
+    if (argc > 3 && !strcmp(argv[1], "bad") && !strcmp(argv[3], "attached")) ex_attach(&X, 65536);
     if (argc > 2 && !strcmp(argv[1], "bad")) bad(argv[2]);
     if (argc > 2 && !strcmp(argv[1], "threads")) threads(atoi(argv[2]));
     matrix = argc > 1 && !strcmp(argv[1], "matrix");
     check_absmax_values(X.n, matrix ? 9000 : 3);
 
+    /* the world before and after a segment is attached: on one host the
+     * library may take another path once the segments are shared */
     test_team(X.tm, "world");
+    ex_attach(&X, 65536);
+    test_team(X.tm, "world, attached");
     gex_TM_t halves, oddeven, one;
     gex_TM_Split(&halves, X.tm, X.me < X.n / 2, (int)X.me, NULL, 0, 0);
     test_team(halves, "halves");

@@ -889,20 +889,31 @@ fi
 # against a sequential computation, many in flight per team; coll_legacy
 # the GASNet-1 collectives with every sync flag pair, private and
 # in-segment buffers and every sync call; "threads" runs collectives from
-# several threads, each on a team of its own. The optimised flavour runs
-# the big matrix (every root and size) and the bad input; debug and ASan
-# a quick run each, TSan the threads.
+# several threads, each on a team of its own. The primordial team is
+# tested before and after a segment is attached: attached, on one host,
+# its small collectives take the shared-memory path (coll/shm.c), which
+# GASNET_COLL_SHM=no turns off. The optimised flavour runs the big matrix
+# (every root and size) both ways and the bad input on both paths; debug
+# and ASan a quick run each, TSan the threads and a quick PAR run.
 XC=$B/tests
 if [ $FULL = 1 ]; then
     t ex_coll 1 -g 'ex_coll: ok' -- $XC/seq/ex_coll
     t ex_coll_threads_par 2 -g 'ex_coll threads: ok' -- $XC/par/ex_coll threads 4
     t ex_coll_am_par 3 -e GASNET_RMA=am -g 'ex_coll: ok' -- $XC/par/ex_coll
-    t ex_coll_matrix 4 -g 'ex_coll: ok \(matrix, 4 ranks\)' -- $XC/seq/ex_coll matrix
+    t ex_coll_matrix 4 -e GASNET_VERBOSEENV=1 -g 'collectives on the primordial team go through shared memory' \
+        -g 'ex_coll: ok \(matrix, 4 ranks\)' -- $XC/seq/ex_coll matrix
+    t ex_coll_matrix_am 3 -e GASNET_COLL_SHM=no -e GASNET_VERBOSEENV=1 \
+        -g 'collectives on the primordial team go through AMs' -g 'ex_coll: ok \(matrix, 3 ranks\)' \
+        -- $XC/seq/ex_coll matrix
     t coll_legacy_par 4 -g 'coll_legacy: ok' -- $XC/par/coll_legacy
     t coll_legacy_matrix 2 -g 'coll_legacy: ok \(matrix' -- $XC/seq/coll_legacy matrix
     while IFS='|' read -r prog case pattern; do
         t ${prog}_bad_$case 2 -x nonzero -g "FATAL ERROR: node [01] of 2: $pattern" \
             -- $XC/seq/$prog bad "$case"
+        case $prog/$case in ex_coll/*mismatch | ex_coll/order) # and on the shared-memory path
+            t ${prog}_bad_${case}_shm 2 -x nonzero -g "FATAL ERROR: node [01] of 2: $pattern" \
+                -- $XC/seq/$prog bad "$case" attached ;;
+        esac
     done <<'CASES'
 ex_coll|dtop|gex_Coll_ReduceToAllNB: operation 0x1 is not a reduction of data type 0x20
 ex_coll|mismatch|gex_Coll_ReduceToAllNB: collective number [0-9]+ on team [0-9a-f]+: rank [01] of the team called a different collective, or this one with different single-valued arguments
@@ -917,6 +928,7 @@ elif [ "$FLAVOR" != tsan ]; then
     t coll_legacy 2 -g 'coll_legacy: ok' -- $XC/seq/coll_legacy
 else
     t ex_coll_threads_par 2 -g 'ex_coll threads: ok' -- $XC/par/ex_coll threads 3
+    t ex_coll_par 2 -g 'ex_coll: ok' -- $XC/par/ex_coll
 fi
 
 # --- PAR concurrency (4 threads per node) and the progress thread
