@@ -135,6 +135,8 @@ int gasnete_coll_shm_step(gasnete_coll_op_t *op)
         op->shm_phase = 1;
         /* fall through */
     case 1:
+        if (!op->shm_run) /* an AM algorithm: those who entered must have called the same */
+            for (gex_Rank_t r = 0; r < op->tm->size; r++) (void)gasnete_coll_shm_entered(op, r, n);
         if (!(op->shm_run ? op->shm_run(op, n) : op->progress(op))) return 0;
         op->shm_phase = 2;
         /* fall through */

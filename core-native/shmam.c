@@ -170,7 +170,9 @@ static void *mapped(const ammpi_msg_t *m, int dest, int dest_ep)
     return (char *)m->dest_addr + p->offset;
 }
 
-static void keep_reply(int dest, int dest_ep, const ammpi_msg_t *m, size_t len)
+/* Keeps a reply that found no room (len bytes of wire form): a Long's
+ * payload goes to in_place now, as the source may be reused on return. */
+static void keep_reply(int dest, int dest_ep, const ammpi_msg_t *m, size_t len, void *in_place)
 {
     pending_reply_t *p = malloc(sizeof *p + len);
     if (!p) gasneti_fatalerror("shared-memory AMs: out of memory for a %zu-byte reply", len);
@@ -178,7 +180,8 @@ static void keep_reply(int dest, int dest_ep, const ammpi_msg_t *m, size_t len)
     p->dest = dest;
     p->dest_ep = dest_ep;
     p->len = len;
-    ammpi_wire_write(p->wire, m, dest_ep, 1, 0);
+    if (in_place) memcpy(in_place, m->src, m->nbytes);
+    ammpi_wire_write(p->wire, m, dest_ep, 1, in_place != NULL);
     pthread_mutex_lock(&replies_lock);
     pending_reply_t **tail = &replies;
     while (*tail) tail = &(*tail)->next; /* in order */
@@ -201,7 +204,7 @@ static int shm_send(ammpi_channel_t *ch, const ammpi_msg_t *m, int dest, int des
         ring_unlock(r);
         if (ok) return AMMPI_OK;
         if (is_reply) {
-            keep_reply(dest, dest_ep, m, len); /* a reply never waits */
+            keep_reply(dest, dest_ep, m, len, in_place); /* a reply never waits */
             return AMMPI_OK;
         }
         if (m->flags & AMMPI_IMMEDIATE) return AMMPI_ERR_AGAIN;

@@ -3,6 +3,8 @@
  *   ex_am [CAP]        every rank to every rank, itself included
  *   ex_am immediate    2+ ranks: IMMEDIATE requests to a peer that does
  *                      not poll
+ *   ex_am replies      2+ ranks: Long replies to a rank that sends without
+ *                      polling, so they pile up at its peer
  *
  * The main run, in order:
  * - the size queries (§8.3): every gex_AM_Max* for every peer, argument
@@ -602,7 +604,7 @@ static void flood_h(gex_Token_t t, void *buf, size_t n, gex_AM_Arg_t seq)
     seen[seq] = 1;
     arrived++;
 }
-static gex_AM_Index_t idx_flood;
+static gex_AM_Index_t idx_flood, idx_long_reply_req, idx_long_reply;
 
 static void immediate(void)
 {
@@ -643,20 +645,64 @@ static void immediate(void)
     MPI_Comm_free(&comm);
 }
 
+/* ---- Long replies that cannot be delivered at once: rank 0 sends
+ * IMMEDIATE Short requests (which never poll) as fast as it can, polling
+ * only when one is refused, and each handler on rank 1 answers with a
+ * Long reply of 8 bytes into its own slot of rank 0's segment; so replies
+ * pile up at rank 1 (on one host: in the queue of replies that did not fit
+ * the ring). Every reply must arrive once, its bytes intact. */
+#define REPLIES 20000
+static volatile long replies_arrived;
+static void long_reply_h(gex_Token_t t, void *buf, size_t n, gex_AM_Arg_t seq)
+{
+    (void)t;
+    CHECK(seq >= 0 && seq < REPLIES && n == 8, "Long reply %d of %zu bytes", seq, n);
+    CHECK(buf == (char *)my_seg + 8 * (size_t)seq, "Long reply %d landed at %p", seq, buf);
+    uint64_t v;
+    memcpy(&v, buf, 8);
+    CHECK(v == 0x5eed0000ull + (uint64_t)seq, "Long reply %d carried %llx", seq, (unsigned long long)v);
+    CHECK(!seen[seq], "Long reply %d arrived twice", seq);
+    seen[seq] = 1;
+    replies_arrived++;
+}
+static void long_reply_req_h(gex_Token_t t, gex_AM_Arg_t seq)
+{
+    gex_Token_Info_t info;
+    gex_Token_Info(t, &info, GEX_TI_SRCRANK);
+    uint64_t v = 0x5eed0000ull + (uint64_t)seq;
+    gex_AM_ReplyLong1(t, idx_long_reply, &v, 8, (char *)peer_seg[info.gex_srcrank] + 8 * (size_t)seq,
+                      GEX_EVENT_NOW, 0, seq);
+}
+
+static void replies(void)
+{
+    CHECK(X.n >= 2, "replies needs 2 ranks");
+    ex_barrier(X.tm);
+    if (X.me == 0) {
+        for (long seq = 0; seq < REPLIES; seq++)
+            while (gex_AM_RequestShort1(X.tm, 1, idx_long_reply_req, GEX_FLAG_IMMEDIATE, (gex_AM_Arg_t)seq))
+                gasnet_AMPoll(); /* refused: no room or no credit yet */
+        GASNET_BLOCKUNTIL(replies_arrived == REPLIES);
+        for (long s = 0; s < REPLIES; s++) CHECK(seen[s], "Long reply %ld lost", s);
+    }
+    ex_barrier(X.tm);
+}
+
 int main(int argc, char **argv)
 {
     int imm = argc > 1 && !strcmp(argv[1], "immediate");
-    if (argc > 1 && !imm) cap = strtoul(argv[1], NULL, 0);
+    int rep = argc > 1 && !strcmp(argv[1], "replies");
+    if (argc > 1 && !imm && !rep) cap = strtoul(argv[1], NULL, 0);
     ex_init(&X, "EX_AM", &argc, &argv, 0);
     slot = ((cap > CBUF_SIZE ? cap : CBUF_SIZE) + 64 + 4095) / 4096 * 4096;
     size_t tbytes = (size_t)(X.n + 1) * QCOUNT * sizeof(uint64_t);
-    ex_attach(&X, imm ? GASNET_PAGESIZE : 2 * X.n * slot + X.n * tbytes);
+    ex_attach(&X, imm ? GASNET_PAGESIZE : rep ? 8 * REPLIES : 2 * X.n * slot + X.n * tbytes);
     my_seg = gex_Segment_QueryAddr(X.seg);
     peer_seg = calloc(X.n, sizeof *peer_seg);
     CHECK(peer_seg != NULL, "out of memory");
     for (gex_Rank_t r = 0; r < X.n; r++) peer_seg[r] = ex_peer_seg(X.tm, r, NULL);
 
-    gex_AM_Entry_t table[4 * 17 + 5];
+    gex_AM_Entry_t table[4 * 17 + 7];
     int k = 0;
 #define ENTRIES(M)                                                                                          \
     table[k++] = (gex_AM_Entry_t){0, (gex_AM_Fn_t)sreq##M, GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, M, NULL, "sreq"}; \
@@ -669,6 +715,8 @@ int main(int argc, char **argv)
     table[k++] = (gex_AM_Entry_t){0, (gex_AM_Fn_t)nreq16, GEX_FLAG_AM_MEDLONG | GEX_FLAG_AM_REQUEST, 16, NULL, "nreq16"};
     table[k++] = (gex_AM_Entry_t){0, (gex_AM_Fn_t)nrep16, GEX_FLAG_AM_MEDLONG | GEX_FLAG_AM_REPLY, 16, NULL, "nrep16"};
     table[k++] = (gex_AM_Entry_t){0, (gex_AM_Fn_t)flood_h, GEX_FLAG_AM_MEDIUM | GEX_FLAG_AM_REQUEST, 1, NULL, "flood"};
+    table[k++] = (gex_AM_Entry_t){0, (gex_AM_Fn_t)long_reply_req_h, GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, 1, NULL, "lrreq"};
+    table[k++] = (gex_AM_Entry_t){0, (gex_AM_Fn_t)long_reply_h, GEX_FLAG_AM_LONG | GEX_FLAG_AM_REPLY, 1, NULL, "lrrep"};
     CHECK_OK(gex_EP_RegisterHandlers(X.ep, table, (size_t)k));
     k = 0;
 #define INDICES(M)                     \
@@ -682,9 +730,18 @@ int main(int argc, char **argv)
     idx_nreq16 = table[k++].gex_index;
     idx_nrep16 = table[k++].gex_index;
     idx_flood = table[k++].gex_index;
+    idx_long_reply_req = table[k++].gex_index;
+    idx_long_reply = table[k++].gex_index;
     /* the handler tables are local: every rank registers before anyone sends */
     ex_barrier(X.tm);
 
+    if (rep) {
+        seen = calloc(REPLIES, 1);
+        CHECK(seen != NULL, "out of memory");
+        replies();
+        MSG0("ex_am replies: ok");
+        gasnet_exit(0);
+    }
     if (imm) {
         seen = calloc(FLOOD_MAX, 1);
         CHECK(seen != NULL, "out of memory");

@@ -466,7 +466,10 @@ static void bad(const char *what)
         gex_Event_Wait(X.me ? gex_Coll_BroadcastNB(tm, 1, b, a, 16, 0)
                             : gex_Coll_ReduceToAllNB(tm, b, a, GEX_DT_I32, 4, 4, GEX_OP_ADD,
                                                      NULL, NULL, 0));
-    else if (!strcmp(what, "flags"))
+    else if (!strcmp(what, "sizemismatch")) { /* nbytes is single-valued: here across paths */
+        static char big[4000];
+        gex_Event_Wait(gex_Coll_BroadcastNB(tm, 0, big, big, X.me ? sizeof big : 16, 0));
+    } else if (!strcmp(what, "flags"))
         gex_Event_Wait(gex_Coll_BroadcastNB(tm, 0, b, a, 4, GEX_FLAG_IMMEDIATE));
     else {
         MSG0("ex_coll: unknown bad case %s", what);

@@ -560,6 +560,10 @@ t ex_objects_am_par 3 "${AM[@]}" -g 'ex_objects: ok' -- $B/tests/par/ex_objects 
 t ex_am 2 -g 'ex_am: ok' -- $B/tests/seq/ex_am
 t ex_am_am_par 3 "${AM[@]}" -g 'ex_am: ok' -- $B/tests/par/ex_am 65001
 t ex_am_immediate 2 -g 'ex_am immediate: ok' -- $B/tests/seq/ex_am immediate
+# Long replies piling up at a sender that does not poll: on one host they
+# outgrow the smallest ring and wait in the replies kept for later
+t ex_am_replies 2 -e GASNET_SHM_AM_RING=256K -g 'ex_am replies: ok' -- $B/tests/seq/ex_am replies
+t ex_am_replies_mpi 2 -e GASNET_SHM_AM=no -g 'ex_am replies: ok' -- $B/tests/seq/ex_am replies
 t ex_rma 2 -g 'ex_rma: ok' -- $B/tests/seq/ex_rma 65001
 t ex_rma_am_par 3 "${AM[@]}" -g 'ex_rma: ok' -- $B/tests/par/ex_rma 4097
 t ex_events 2 -g 'ex_events: ok' -- $B/tests/seq/ex_events
@@ -920,6 +924,7 @@ ex_coll|mismatch|gex_Coll_ReduceToAllNB: collective number [0-9]+ on team [0-9a-
 ex_coll|dtmismatch|gex_Coll_ReduceToAllNB: collective number [0-9]+ on team [0-9a-f]+: rank [01] of the team called a different
 ex_coll|opmismatch|gex_Coll_ReduceToAllNB: collective number [0-9]+ on team [0-9a-f]+: rank [01] of the team called a different
 ex_coll|order|gex_Coll_(ReduceToAllNB|BroadcastNB): collective number [0-9]+ on team [0-9a-f]+: rank [01] of the team called a different
+ex_coll|sizemismatch|gex_Coll_BroadcastNB: collective number [0-9]+ on team [0-9a-f]+: rank [01] of the team called a different
 coll_legacy|nolocal|gasnet_coll_broadcast: flags 0x12 lack GASNET_COLL_LOCAL
 coll_legacy|seg|gasnet_coll_broadcast: dst \[0x[0-9a-f]+, \+8\) is not in the segment
 CASES
