@@ -133,6 +133,29 @@ static inline int bench_in_list(const char *list, const char *name)
     return 0;
 }
 
+/* For the jobs whose layers are GASNet and raw MPI only (barrier, coll):
+ * sets which ones -l asks for (anything else is refused) and starts them,
+ * GASNet (which starts MPI) with a one-page segment, or MPI alone. */
+static inline void bench_start_gasnet_mpi(const char *layers, int *use_gasnet, int *use_mpi,
+                                          int *argc, char ***argv)
+{
+    int all = !strcmp(layers, "all");
+    for (const char *p = layers; !all && *p;) {
+        size_t len = strcspn(p, ",");
+        if (!(len == 3 && !strncmp(p, "mpi", 3)) && !(len == 6 && !strncmp(p, "gasnet", 6)))
+            bench_die("-l %s: use all, gasnet, mpi or gasnet,mpi", layers);
+        p += len + (p[len] == ',');
+    }
+    *use_gasnet = all || bench_in_list(layers, "gasnet");
+    *use_mpi = all || bench_in_list(layers, "mpi");
+    if (*use_gasnet) {
+        if (gasnet_init(argc, argv) != GASNET_OK) bench_die("gasnet_init failed");
+        if (gasnet_attach(NULL, 0, GASNET_PAGESIZE, 0) != GASNET_OK) bench_die("gasnet_attach failed");
+    } else {
+        MPI_Init(argc, argv);
+    }
+}
+
 /* Large messages get fewer iterations so that a sweep stays short; the
  * loop still lasts long enough to amortise the timer. */
 static inline long bench_iters(const bench_opts_t *o, long size)

@@ -26,30 +26,11 @@
  * included) with a mirror updated by a naive reference copy; a put's
  * slice is fetched with gex_RMA_GetBlocking for that.
  */
-#include <gasnet.h>
+#define EX_TEST_LEGACY /* gasnet.h: the GASNet-1 names are tested too */
+#include "ex_test.h"
+
 #include <gasnet_vis.h>
-
 #include <pthread.h>
-#include <stdarg.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
-static void fail(const char *file, int line, const char *cond, const char *fmt, ...)
-{
-    va_list ap;
-    fprintf(stderr, "FAIL node %u %s:%d: %s: ", (unsigned)gex_System_QueryJobRank(), file, line, cond);
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\n");
-    fflush(stderr);
-    gasnet_exit(1);
-}
-#define CHECK(cond, ...)                                             \
-    do {                                                             \
-        if (!(cond)) fail(__FILE__, __LINE__, #cond, __VA_ARGS__);   \
-    } while (0)
 
 #define SLOTS 4
 /* A slot's destination area and put source: larger than one packed AM

@@ -77,24 +77,11 @@ int main(int argc, char **argv)
 {
     bench_opts_t o;
     bench_parse(argc, argv, &o, &about);
-    int all = !strcmp(o.layers, "all");
-    use_gasnet = all || bench_in_list(o.layers, "gasnet");
-    use_mpi = all || bench_in_list(o.layers, "mpi");
-    for (const char *p = o.layers; !all && *p;) {
-        size_t len = strcspn(p, ",");
-        if (!(len == 3 && !strncmp(p, "mpi", 3)) && !(len == 6 && !strncmp(p, "gasnet", 6)))
-            bench_die("-l %s: use all, gasnet, mpi or gasnet,mpi", o.layers);
-        p += len + (p[len] == ',');
-    }
+    bench_start_gasnet_mpi(o.layers, &use_gasnet, &use_mpi, &argc, &argv);
     const char *label = "";
     if (use_gasnet) {
-        if (gasnet_init(&argc, &argv) != GASNET_OK) bench_die("gasnet_init failed");
-        if (gasnet_attach(NULL, 0, GASNET_PAGESIZE, 0) != GASNET_OK)
-            bench_die("gasnet_attach failed");
         label = getenv("GASNET_BARRIER");
         if (!label) label = "AMDISSEM"; /* the library's default */
-    } else {
-        MPI_Init(&argc, &argv);
     }
     MPI_Comm_dup(MPI_COMM_WORLD, &raw_comm);
     int me, ranks;

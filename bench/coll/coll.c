@@ -98,24 +98,9 @@ int main(int argc, char **argv)
 {
     bench_opts_t o;
     bench_parse(argc, argv, &o, &about);
-    int all = !strcmp(o.layers, "all");
-    use_gasnet = all || bench_in_list(o.layers, "gasnet");
-    use_mpi = all || bench_in_list(o.layers, "mpi");
-    for (const char *p = o.layers; !all && *p;) {
-        size_t len = strcspn(p, ",");
-        if (!(len == 3 && !strncmp(p, "mpi", 3)) && !(len == 6 && !strncmp(p, "gasnet", 6)))
-            bench_die("-l %s: use all, gasnet, mpi or gasnet,mpi", o.layers);
-        p += len + (p[len] == ',');
-    }
     if (o.max_size > INT32_MAX) bench_die("-S %ld: at most 2G (MPI_Bcast takes an int count)", o.max_size);
-    if (use_gasnet) {
-        if (gasnet_init(&argc, &argv) != GASNET_OK) bench_die("gasnet_init failed");
-        if (gasnet_attach(NULL, 0, GASNET_PAGESIZE, 0) != GASNET_OK)
-            bench_die("gasnet_attach failed");
-        gasnet_QueryGexObjects(NULL, NULL, &tm0, NULL);
-    } else {
-        MPI_Init(&argc, &argv);
-    }
+    bench_start_gasnet_mpi(o.layers, &use_gasnet, &use_mpi, &argc, &argv);
+    if (use_gasnet) gasnet_QueryGexObjects(NULL, NULL, &tm0, NULL);
     MPI_Comm_dup(MPI_COMM_WORLD, &raw_comm);
     int me, ranks;
     MPI_Comm_rank(raw_comm, &me);
