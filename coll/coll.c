@@ -235,15 +235,63 @@ gex_Event_t gasnete_coll_start_nb(gasnete_coll_op_t *op)
     return gasnete_event_of(ev);
 }
 
-void gasnete_coll_run(gasnete_coll_op_t *op, const char *call)
+void gasnete_coll_run(gasnete_coll_op_t *op, const char *call) { gasnete_coll_run_all(&op, 1, call); }
+
+/* ---- allgather of one fixed-size record per member (team construction) */
+
+typedef struct {
+    char *all;
+    size_t size;
+    gex_Rank_t have;
+    unsigned char got[]; /* by rank */
+} allgather_t;
+
+/* Sends this member's record to every other (step 0), then takes theirs. */
+static int allgather_progress(gasnete_coll_op_t *op)
 {
-    gasnete_coll_start(op, NULL);
-    int idle = 0;
-    while (!__atomic_load_n(&op->done, __ATOMIC_ACQUIRE)) {
-        GASNETI_CHECK_MAY_POLL(call);
-        gasneti_poll_wait(&idle);
+    gasneti_tm_t tm = op->tm;
+    allgather_t *x = op->state;
+    if (op->step == 0) {
+        for (gex_Rank_t r = 0; r < tm->size; r++)
+            if (r != tm->rank) gasnete_coll_send(op, 0, r, x->all + tm->rank * x->size, x->size);
+        op->step = 1;
     }
-    free(op);
+    for (gex_Rank_t r = 0; r < tm->size; r++) {
+        if (r == tm->rank || x->got[r]) continue;
+        long len = gasnete_coll_take(op, 0, r, x->all + r * x->size, x->size);
+        if (len < 0) continue;
+        if ((size_t)len != x->size)
+            gasneti_fatalerror("%s: rank %u of the team sent a record of %ld bytes (expected %zu)",
+                               op->call, r, len, x->size);
+        x->got[r] = 1;
+        x->have++;
+    }
+    return x->have == tm->size;
+}
+
+gasnete_coll_op_t *gasnete_coll_allgather_op(gasneti_tm_t tm, void *all, size_t size, const char *call)
+{
+    allgather_t *x = calloc(1, sizeof *x + tm->size);
+    if (!x) gasneti_fatalerror("%s: out of memory", call);
+    x->all = all;
+    x->size = size;
+    x->have = 1;
+    gasnete_coll_op_t *op = gasnete_coll_op_new(tm, allgather_progress, x, call);
+    gasnete_coll_sign(op, size);
+    return op;
+}
+
+void gasnete_coll_run_all(gasnete_coll_op_t **ops, size_t n, const char *call)
+{
+    for (size_t i = 0; i < n; i++) gasnete_coll_start(ops[i], NULL);
+    int idle = 0;
+    for (size_t i = 0; i < n; i++) {
+        while (!__atomic_load_n(&ops[i]->done, __ATOMIC_ACQUIRE)) {
+            GASNETI_CHECK_MAY_POLL(call);
+            gasneti_poll_wait(&idle);
+        }
+        free(ops[i]);
+    }
 }
 
 void gasnete_coll_team_init(gasneti_tm_t tm)

@@ -100,6 +100,12 @@ long gasnete_coll_take_piece(gasnete_coll_op_t *op, int tag, gex_Rank_t rank, vo
 void gasnete_coll_start(gasnete_coll_op_t *op, gasnete_op_t *event);
 /* Runs an internal collective to completion, polling. */
 void gasnete_coll_run(gasnete_coll_op_t *op, const char *call);
+/* Starts n of them (on different teams: several members in this process),
+ * then waits for all. */
+void gasnete_coll_run_all(gasnete_coll_op_t **ops, size_t n, const char *call);
+/* An allgather of one record of size bytes per member into all (by team
+ * rank; this member's filled in by the caller): the op to run. */
+gasnete_coll_op_t *gasnete_coll_allgather_op(gasneti_tm_t tm, void *all, size_t size, const char *call);
 
 /* A barrier over tm (dissemination): the op to start. */
 gasnete_coll_op_t *gasnete_coll_barrier_op(gasneti_tm_t tm);
@@ -134,7 +140,15 @@ int gasnete_coll_bcast_step(gasnete_coll_op_t *op, gasnete_coll_bcast_t *b, int 
  * (and shm_data, shm_len) where it can run that way; it is used when the
  * team has the path. */
 #define GASNETE_COLL_SHM_SLOT ((size_t)1976)
-/* Frees a team's path (gasnete_coll_attach sets up the primordial team's). */
+/* Scratch enough for a member's lane (shm.c): the default minimum. */
+#define GASNETE_COLL_SHM_SCRATCH ((size_t)4096 + GASNETI_CACHE_LINE_BYTES)
+/* The scratch-size queries' answer for a team of size members (team.c). */
+size_t gasnete_coll_scratch_size(gex_Rank_t size, gex_Flags_t flags);
+/* Gives the new teams tms[0..n) of this process the path where every
+ * member has one: collective over each team (gasnete_coll_attach sets up
+ * the primordial team's). */
+void gasnete_coll_shm_teams(gasneti_tm_t *tms, size_t n, const char *call);
+/* Frees a team's path: nothing in flight on it. */
 void gasnete_coll_shm_fini(gasneti_tm_t tm);
 /* Runs op on the path: enters, runs, leaves, in call order: 1 when done. */
 int gasnete_coll_shm_step(gasnete_coll_op_t *op);

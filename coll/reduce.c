@@ -15,8 +15,7 @@
  * src_0 (+) src_1 (+) ... (+) src_{N-1} in rank order, which
  * GEX_OP_USER_NC needs. Rank 0 then sends the result to the root
  * (ToOne), or broadcasts it from rank 0 (ToAll). Each rank keeps two
- * private buffers of the vector's size while the operation runs; the
- * team's scratch space is not used (the spec makes it optional).
+ * private buffers of the vector's size while the operation runs.
  *
  * Payloads up to a slot of the shared-memory path (shm.c) take it where
  * the team has it: bcast_shm and reduce_shm.

@@ -1,9 +1,7 @@
-/* The collectives' shared-memory path: the primordial team, when every
- * process of the job is on one host and the shm backend serves them
- * (GASNET_COLL_SHM=no keeps the AM algorithms).
+/* The collectives' shared-memory path, for a team whose members are all
+ * on one host (GASNET_COLL_SHM=no keeps the AM algorithms).
  *
- * LANES. The shm backend's control object, which the host's processes
- * share, holds a lane per process (core-native/rma.h): two counters in
+ * LANES. Each member has a lane, which every member maps: two counters in
  * cache lines of their own, and two slots.
  *   posted: the number of the last collective this member has entered;
  *           its signature (coll.h) and data, if any, are in the slot of
@@ -11,9 +9,22 @@
  *   done:   the number of the last collective this member has finished
  *           reading other lanes for.
  * Both grow one step at a time, in call order (an operation that is ready
- * early waits for the one before); the collectives started after attach
- * are numbered from 1 (coll.c, as it assigns sequence numbers). A member writes its slot for number n
- * only once every member's done >= n-2, so nobody still reads it then.
+ * early waits for the one before); the collectives started once the team
+ * has the path are numbered from 1 (coll.c, as it assigns sequence
+ * numbers). A member writes its slot for number n only once every
+ * member's done >= n-2, so nobody still reads it then.
+ *
+ * WHERE THE LANES ARE. The primordial team's: in the shm backend's
+ * control object (core-native/rma.h), from attach, when every process of
+ * the job is on the host and the backend serves them. Any other team's:
+ * in the scratch space its members granted (team.c, tmcreate.c), which
+ * lies in their bound segments. When a team is made and its members are
+ * all on one host, each member zeroes its lane and sends the others (an
+ * allgather on the new team) whether it can take part (a lane fits its
+ * scratch, and it maps every member's segment) and where its lane lies;
+ * the team takes the path only if every member can. gex_TM_Destroy leaves
+ * the path before its barrier, which then goes over AMs, so a member's
+ * scratch is no longer read once it is handed back.
  *
  * ALGORITHMS, flat (every member reads the lanes it needs; one host has
  * few members): a barrier waits until every member has entered; a
@@ -48,13 +59,23 @@ typedef struct {
 
 _Static_assert(sizeof(lane_t) <= GASNETI_SHM_COLL_LANE, "a lane fits the backend's");
 
+_Static_assert(sizeof(lane_t) + GASNETI_CACHE_LINE_BYTES <= GASNETE_COLL_SHM_SCRATCH,
+               "a lane fits the minimum scratch, aligned");
+
 struct gasnete_coll_shm {
-    lane_t *lanes; /* by rank of the team */
+    lane_t *lanes[1]; /* by rank of the team (allocated for all) */
 };
 
 static lane_t *lane(const gasnete_coll_op_t *op, gex_Rank_t rank)
 {
-    return (lane_t *)((char *)op->tm->coll->shm->lanes + (size_t)rank * GASNETI_SHM_COLL_LANE);
+    return op->tm->coll->shm->lanes[rank];
+}
+
+static struct gasnete_coll_shm *shm_new(gex_Rank_t size)
+{
+    struct gasnete_coll_shm *sh = malloc(sizeof *sh + size * sizeof sh->lanes[0]);
+    if (!sh) gasneti_fatalerror("collectives: out of memory");
+    return sh;
 }
 
 void gasnete_coll_attach(void)
@@ -74,10 +95,102 @@ void gasnete_coll_attach(void)
             fprintf(stderr, "GASNet node 0: collectives on the primordial team go through AMs\n");
     }
     if (!all) return;
-    struct gasnete_coll_shm *sh = malloc(sizeof *sh);
-    if (!sh) gasneti_fatalerror("collectives: out of memory");
-    sh->lanes = gasneti_shm_coll_lanes();
+    struct gasnete_coll_shm *sh = shm_new(tm0->size);
+    for (gex_Rank_t r = 0; r < tm0->size; r++)
+        sh->lanes[r] = (lane_t *)((char *)gasneti_shm_coll_lanes() + (size_t)r * GASNETI_SHM_COLL_LANE);
     tm0->coll->shm = sh; /* collectives started from now on take numbers */
+}
+
+/* Where addr of loc's bound segment (n bytes from it) is reached here by
+ * plain loads and stores, or NULL. */
+static void *mapped_here(gex_EP_Location_t loc, const void *addr, size_t n)
+{
+    if (!gasneti_in_seginfo(gasneti_peer_segment(loc), addr, n)) return NULL;
+    if (loc.gex_rank == gasneti_mynode) return (void *)addr;
+    if (loc.gex_ep_index) return gasneti_peer_local(loc, addr);
+    const gasneti_pshm_t *p = gasneti_pshm ? &gasneti_pshm[loc.gex_rank] : NULL;
+    return p && p->size ? (char *)addr + p->offset : NULL;
+}
+
+/* This member's lane: the team's scratch, aligned to a cache line, when it
+ * is host memory and holds one; else NULL. */
+static lane_t *own_lane(gasneti_tm_t tm)
+{
+    if (!tm->scratch || !tm->ep->segment || tm->ep->segment->kind != GEX_MK_HOST) return NULL;
+    uintptr_t a = ((uintptr_t)tm->scratch + GASNETI_CACHE_LINE_BYTES - 1) &
+                  ~(uintptr_t)(GASNETI_CACHE_LINE_BYTES - 1);
+    if (a + sizeof(lane_t) > (uintptr_t)tm->scratch + tm->scratch_size) return NULL;
+    return (lane_t *)a;
+}
+
+/* What each member tells the others when a team is made. */
+typedef struct {
+    uint64_t ok;     /* its lane is ready and it maps every member's segment */
+    uint64_t offset; /* of its lane in its bound segment */
+} shm_record_t;
+
+void gasnete_coll_shm_teams(gasneti_tm_t *tms, size_t n, const char *call)
+{
+    gasnete_coll_op_t **ops = calloc(n + 1, sizeof *ops);
+    shm_record_t **recs = calloc(n + 1, sizeof *recs);
+    if (!ops || !recs) gasneti_fatalerror("%s: out of memory", call);
+    size_t nops = 0;
+    int enabled = gasneti_getenv_yesno("GASNET_COLL_SHM", 1);
+    for (size_t i = 0; i < n; i++) {
+        gasneti_tm_t tm = tms[i];
+        if (!tm->coll) continue; /* GEX_FLAG_TM_NO_SCRATCH */
+        /* every member on this node's host, as start-up decided: the same
+         * answer at every member, so all of them or none exchange records */
+        int same_host = 1;
+        for (gex_Rank_t r = 0; r < tm->size; r++)
+            same_host &= gasneti_nodeinfo[gasneti_tm_member(tm, r).gex_rank].supernode ==
+                         gasneti_nodeinfo[gasneti_mynode].supernode;
+        if (!same_host) continue;
+        shm_record_t *rec = recs[i] = calloc(tm->size, sizeof *rec), *mine = &rec[tm->rank];
+        if (!rec) gasneti_fatalerror("%s: out of memory", call);
+        lane_t *l = own_lane(tm);
+        mine->ok = enabled && l;
+        for (gex_Rank_t r = 0; mine->ok && r < tm->size; r++) {
+            gex_EP_Location_t m = gasneti_tm_member(tm, r);
+            const gasnet_seginfo_t *s = gasneti_peer_segment(m);
+            mine->ok = s && mapped_here(m, s->addr, s->size);
+        }
+        if (mine->ok) { /* zeroed before anyone hears of it */
+            memset(l, 0, sizeof *l);
+            mine->offset = (uintptr_t)l - (uintptr_t)tm->ep->segment->addr;
+        }
+        ops[nops++] = gasnete_coll_allgather_op(tm, rec, sizeof *rec, call);
+    }
+    gasnete_coll_run_all(ops, nops, call);
+    for (size_t i = 0; i < n; i++) {
+        gasneti_tm_t tm = tms[i];
+        shm_record_t *rec = recs[i];
+        if (!tm->coll) continue;
+        int all = rec != NULL;
+        for (gex_Rank_t r = 0; all && r < tm->size; r++) all &= rec[r].ok == 1;
+        if (all) {
+            struct gasnete_coll_shm *sh = shm_new(tm->size);
+            for (gex_Rank_t r = 0; r < tm->size; r++) {
+                gex_EP_Location_t m = gasneti_tm_member(tm, r);
+                const gasnet_seginfo_t *s = gasneti_peer_segment(m);
+                sh->lanes[r] = rec[r].offset <= s->size
+                                   ? mapped_here(m, (char *)s->addr + rec[r].offset, sizeof(lane_t))
+                                   : NULL;
+                if (!sh->lanes[r] || (uintptr_t)sh->lanes[r] % 8)
+                    gasneti_fatalerror("%s: rank %u of the team gave its collective lane at offset "
+                                       "%llu, outside its segment of %lu bytes", call, r,
+                                       (unsigned long long)rec[r].offset, (unsigned long)s->size);
+            }
+            tm->coll->shm = sh;
+        }
+        if (tm->rank == 0 && gasneti_getenv_yesno("GASNET_VERBOSEENV", 0))
+            fprintf(stderr, "GASNet node %u: collectives on team %llx (%u members) go through %s\n",
+                    gasneti_mynode, (unsigned long long)tm->id, tm->size,
+                    all ? "shared memory in its scratch space" : "AMs");
+        free(rec);
+    }
+    free(ops);
+    free(recs);
 }
 
 void gasnete_coll_shm_fini(gasneti_tm_t tm)

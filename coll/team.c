@@ -11,12 +11,16 @@
  * team construction is rare.
  *
  * SCRATCH. Scratch space, when the client grants it, must lie in the bound
- * segment of the caller's endpoint; it is recorded with the team and
- * handed back by gex_TM_Destroy. The collectives here keep their state in
- * private memory, so scratch is optional and the size queries return the
- * spec's conventional sizes (GASNET_COLL_MIN_SCRATCH_SIZE, default 1 KiB,
- * or the parent's size rounded up to a cache line; and
- * GASNET_COLL_SCRATCH_SIZE, default 2 MiB).
+ * segment of the caller's endpoint; where every member is on one host the
+ * team's collectives use it (shm.c), and gex_TM_Destroy hands it back.
+ * The size queries answer GASNET_COLL_MIN_SCRATCH_SIZE (default: a lane
+ * of shm.c plus a cache line to align it), or the team's size rounded up
+ * to a cache line if larger, and GASNET_COLL_SCRATCH_SIZE (default 2 MiB).
+ *
+ * DESTROY. The team leaves the shared-memory path first, and the barrier
+ * that follows goes over AMs: once it is passed, every member has finished
+ * its collectives, so nobody reads the lanes in the scratch handed back.
+ * With GEX_FLAG_GLOBALLY_QUIESCED the client promises that already.
  */
 #include "coll.h"
 
@@ -33,42 +37,10 @@ typedef struct {
     uint32_t ticket;
 } record_t;
 
-typedef struct {
-    record_t *all; /* by parent rank */
-    gex_Rank_t have;
-} exchange_t;
-
-/* Gathers every member's record: sends ours first (step 0), then takes
- * what has arrived. */
-static int exchange_progress(gasnete_coll_op_t *op)
+size_t gasnete_coll_scratch_size(gex_Rank_t size, gex_Flags_t flags)
 {
-    gasneti_tm_t tm = op->tm;
-    exchange_t *x = op->state;
-    if (op->step == 0) {
-        for (gex_Rank_t r = 0; r < tm->size; r++)
-            if (r != tm->rank) gasnete_coll_send(op, 0, r, &x->all[tm->rank], sizeof(record_t));
-        op->step = 1;
-    }
-    for (gex_Rank_t r = 0; r < tm->size; r++) {
-        if (r == tm->rank || x->all[r].key != INT32_MIN) continue;
-        record_t rec;
-        long len = gasnete_coll_take(op, 0, r, &rec, sizeof rec);
-        if (len < 0) continue;
-        if (len != (long)sizeof rec || rec.key == INT32_MIN || rec.color < -1)
-            gasneti_fatalerror("gex_TM_Split: malformed record from rank %u of the parent team", r);
-        x->all[r] = rec;
-        x->have++;
-    }
-    if (x->have < tm->size) return 0;
-    op->state = NULL; /* the caller keeps the records */
-    return 1;
-}
-
-static size_t scratch_size_query(gasneti_tm_t parent, gex_Flags_t flags)
-{
-    size_t min = (size_t)gasneti_getenv_size("GASNET_COLL_MIN_SCRATCH_SIZE", 1024);
-    size_t by_size = ((size_t)parent->size + GASNETI_CACHE_LINE_BYTES - 1) &
-                     ~(size_t)(GASNETI_CACHE_LINE_BYTES - 1);
+    size_t min = (size_t)gasneti_getenv_size("GASNET_COLL_MIN_SCRATCH_SIZE", GASNETE_COLL_SHM_SCRATCH);
+    size_t by_size = ((size_t)size + GASNETI_CACHE_LINE_BYTES - 1) & ~(size_t)(GASNETI_CACHE_LINE_BYTES - 1);
     if (by_size > min) min = by_size;
     if (flags & GEX_FLAG_TM_SCRATCH_SIZE_MIN) return min;
     size_t rec = (size_t)gasneti_getenv_size("GASNET_COLL_SCRATCH_SIZE", 2 << 20);
@@ -89,13 +61,11 @@ size_t gex_TM_Split(gex_TM_t *new_tm_p, gex_TM_t parent_tm, int color, int key,
     if ((flags & queries) == queries)
         gasneti_fatalerror("%s: GEX_FLAG_TM_SCRATCH_SIZE_MIN and _RECOMMENDED are exclusive", call);
     if (!parent->coll) gasneti_fatalerror("%s: the parent team was created without collectives", call);
-    if (flags & queries) return new_tm_p ? scratch_size_query(parent, flags) : 0;
+    if (flags & queries) return new_tm_p ? gasnete_coll_scratch_size(parent->size, flags) : 0;
     if (new_tm_p && color < 0)
         gasneti_fatalerror("%s: color %d is negative (colours are non-negative)", call, color);
-    if (new_tm_p && key == INT32_MIN)
-        gasneti_fatalerror("%s: key INT_MIN is reserved", call);
     if (new_tm_p && scratch_addr) {
-        size_t min = scratch_size_query(parent, GEX_FLAG_TM_SCRATCH_SIZE_MIN);
+        size_t min = gasnete_coll_scratch_size(parent->size, GEX_FLAG_TM_SCRATCH_SIZE_MIN);
         if (scratch_size < min)
             gasneti_fatalerror("%s: scratch of %zu bytes is less than the minimum (%zu, "
                                "GEX_FLAG_TM_SCRATCH_SIZE_MIN)", call, scratch_size, min);
@@ -105,15 +75,15 @@ size_t gex_TM_Split(gex_TM_t *new_tm_p, gex_TM_t parent_tm, int color, int key,
                                "caller's endpoint", call, scratch_addr, scratch_size);
     }
 
-    exchange_t *x = malloc(sizeof *x);
     record_t *all = malloc(parent->size * sizeof *all);
-    if (!x || !all) gasneti_fatalerror("%s: out of memory", call);
-    for (gex_Rank_t r = 0; r < parent->size; r++) all[r].key = INT32_MIN;
+    if (!all) gasneti_fatalerror("%s: out of memory", call);
     all[parent->rank] = (record_t){new_tm_p ? color : -1, key,
                                    __atomic_add_fetch(&split_tickets, 1, __ATOMIC_RELAXED)};
-    *x = (exchange_t){all, 1};
-    gasnete_coll_run(gasnete_coll_op_new(parent, exchange_progress, x, call), call);
-    free(x);
+    gasnete_coll_run(gasnete_coll_allgather_op(parent, all, sizeof *all, call), call);
+    for (gex_Rank_t r = 0; r < parent->size; r++)
+        if (all[r].color < -1)
+            gasneti_fatalerror("%s: malformed record from rank %u of the parent team (colour %d)",
+                               call, r, all[r].color);
 
     size_t made = 0;
     if (new_tm_p) {
@@ -140,6 +110,7 @@ size_t gex_TM_Split(gex_TM_t *new_tm_p, gex_TM_t parent_tm, int color, int key,
         tm->scratch = scratch_addr;
         tm->scratch_size = scratch_addr ? scratch_size : 0;
         gasnete_coll_team_init(tm);
+        gasnete_coll_shm_teams(&tm, 1, call);
         *new_tm_p = tm;
         free(members);
         free(order);
@@ -159,6 +130,7 @@ int gex_TM_Destroy(gex_TM_t tm_, gex_Memvec_t *scratch_p, gex_Flags_t flags)
     const gex_Flags_t known = GEX_FLAG_GLOBALLY_QUIESCED | GEX_FLAG_SCRATCH_SEG_OFFSET;
     if (flags & ~known)
         gasneti_fatalerror("%s: flags 0x%x are not allowed", call, (unsigned)(flags & ~known));
+    gasnete_coll_shm_fini(tm); /* the barrier goes over AMs (DESTROY above) */
     if (!(flags & GEX_FLAG_GLOBALLY_QUIESCED) && tm->coll)
         gasnete_coll_run(gasnete_coll_barrier_op(tm), call);
     int wrote = 0;

@@ -1,7 +1,7 @@
 /* gex_TM_Create and gex_TM_Dup (seed 003 §5.2-5.3, spec §17.6): teams of
  * any endpoints, several of them in one process.
  *
- * NO MESSAGES. Every member already knows the whole membership (Create's
+ * MEMBERSHIP. Every member already knows the whole membership (Create's
  * args[] are single-valued over the new team; Dup copies the original's),
  * and the endpoints they name exist before the call. The one thing members
  * must agree on is the team id that names it in collective messages: it is
@@ -9,18 +9,18 @@
  * parent so far (collective calls, so the same count at every member) and
  * the new team's first member, with the top bit set (gex_TM_Split's ids
  * have it clear). Distinct teams made by one call have disjoint members,
- * hence distinct first members and ids. A member may use its team at
- * once: a collective message that arrives before the receiver's call
- * waits in the mailbox (coll.c), which files it by team id and the
- * endpoint it is for, so several members in one process stay apart.
+ * hence distinct first members and ids. A collective message that arrives
+ * before the receiver's call waits in the mailbox (coll.c), which files it
+ * by team id and the endpoint it is for, so several members in one
+ * process stay apart. The only messages: where every member is on one
+ * host, the members tell each other where their scratch lies (shm.c).
  *
  * SCRATCH. As the seed says: exactly one of SYMMETRIC, LOCAL, GLOBAL (Create
  * only) or NO_SCRATCH; addresses or, with GEX_FLAG_SCRATCH_SEG_OFFSET,
  * offsets into the member endpoint's bound segment, which must be host
  * memory and hold the whole range. NO_SCRATCH makes a team without
- * collectives (they are refused on it). The collectives keep their state
- * in private memory, so scratch is recorded and handed back by
- * gex_TM_Destroy.
+ * collectives (they are refused on it). Scratch is used as gex_TM_Split's
+ * (team.c) and handed back by gex_TM_Destroy.
  *
  * Several callers in one process (a parent with several members there)
  * that pass the same args[] each get their own handles.
@@ -44,16 +44,6 @@ static uint64_t team_id(gasneti_tm_t parent, uint32_t n, gex_EP_Location_t first
     uint64_t h = mix(mix(mix(mix(0, parent->id), n), ((uint64_t)first.gex_rank << 16) | first.gex_ep_index),
                      (uint64_t)dup);
     return h | (1ull << 63);
-}
-
-static size_t scratch_query(gex_Rank_t size, gex_Flags_t flags)
-{
-    size_t min = (size_t)gasneti_getenv_size("GASNET_COLL_MIN_SCRATCH_SIZE", 1024);
-    size_t by_size = ((size_t)size + GASNETI_CACHE_LINE_BYTES - 1) & ~(size_t)(GASNETI_CACHE_LINE_BYTES - 1);
-    if (by_size > min) min = by_size;
-    if (flags & GEX_FLAG_TM_SCRATCH_SIZE_MIN) return min;
-    size_t rec = (size_t)gasneti_getenv_size("GASNET_COLL_SCRATCH_SIZE", 2 << 20);
-    return rec > min ? rec : min;
 }
 
 /* The checks every Create and Dup makes of its flags; returns the scratch mode. */
@@ -114,7 +104,7 @@ size_t gex_TM_Create(gex_TM_t *new_tms, size_t num_new_tms, gex_TM_t parent_tm,
     const gex_Flags_t queries = GEX_FLAG_TM_SCRATCH_SIZE_MIN | GEX_FLAG_TM_SCRATCH_SIZE_RECOMMENDED;
     if ((flags & queries) == queries)
         gasneti_fatalerror("%s: GEX_FLAG_TM_SCRATCH_SIZE_MIN and _RECOMMENDED are exclusive", call);
-    if (flags & queries) return numargs ? scratch_query((gex_Rank_t)numargs, flags) : 0;
+    if (flags & queries) return numargs ? gasnete_coll_scratch_size((gex_Rank_t)numargs, flags) : 0;
     gex_Flags_t mode = check_flags(call, flags, GEX_FLAG_TM_SYMMETRIC_SCRATCH | GEX_FLAG_TM_LOCAL_SCRATCH |
                                    GEX_FLAG_TM_GLOBAL_SCRATCH | GEX_FLAG_TM_NO_SCRATCH |
                                    GEX_FLAG_SCRATCH_SEG_OFFSET | GEX_FLAG_RANK_IS_JOBRANK);
@@ -154,7 +144,7 @@ size_t gex_TM_Create(gex_TM_t *new_tms, size_t num_new_tms, gex_TM_t parent_tm,
     if (mode != GEX_FLAG_TM_NO_SCRATCH && !scratch_addrs)
         gasneti_fatalerror("%s: scratch_addrs is NULL", call);
     uint64_t id = team_id(parent, ncreated, members[0], 0);
-    size_t min = scratch_query((gex_Rank_t)numargs, GEX_FLAG_TM_SCRATCH_SIZE_MIN), k = 0;
+    size_t min = gasnete_coll_scratch_size((gex_Rank_t)numargs, GEX_FLAG_TM_SCRATCH_SIZE_MIN), k = 0;
     for (size_t i = 0; i < numargs; i++) {
         if (members[i].gex_rank != gasneti_mynode) continue;
         gasneti_ep_t ep = parent->client->eps[members[i].gex_ep_index];
@@ -168,6 +158,7 @@ size_t gex_TM_Create(gex_TM_t *new_tms, size_t num_new_tms, gex_TM_t parent_tm,
                             scratch ? scratch_length : 0);
     }
     free(members);
+    gasnete_coll_shm_teams(new_tms, k, call);
     return 1;
 }
 
@@ -181,14 +172,14 @@ size_t gex_TM_Dup(gex_TM_t *new_tm_p, gex_TM_t orig_tm, void *scratch_addr, size
     const gex_Flags_t queries = GEX_FLAG_TM_SCRATCH_SIZE_MIN | GEX_FLAG_TM_SCRATCH_SIZE_RECOMMENDED;
     if ((flags & queries) == queries)
         gasneti_fatalerror("%s: GEX_FLAG_TM_SCRATCH_SIZE_MIN and _RECOMMENDED are exclusive", call);
-    if (flags & queries) return scratch_query(orig->size, flags);
+    if (flags & queries) return gasnete_coll_scratch_size(orig->size, flags);
     gex_Flags_t mode = check_flags(call, flags, GEX_FLAG_TM_SYMMETRIC_SCRATCH | GEX_FLAG_TM_LOCAL_SCRATCH |
                                    GEX_FLAG_TM_NO_SCRATCH | GEX_FLAG_SCRATCH_SEG_OFFSET);
     if (!new_tm_p) gasneti_fatalerror("%s: new_tm_p is NULL", call);
     void *scratch = NULL;
     if (mode != GEX_FLAG_TM_NO_SCRATCH)
         scratch = scratch_of(call, orig->ep, scratch_addr, scratch_size,
-                             scratch_query(orig->size, GEX_FLAG_TM_SCRATCH_SIZE_MIN), flags);
+                             gasnete_coll_scratch_size(orig->size, GEX_FLAG_TM_SCRATCH_SIZE_MIN), flags);
     if (scratch && orig->scratch && (char *)scratch < (char *)orig->scratch + orig->scratch_size &&
         (char *)orig->scratch < (char *)scratch + scratch_size)
         gasneti_fatalerror("%s: scratch [%p, +%zu) overlaps the original team's", call, scratch,
@@ -198,6 +189,7 @@ size_t gex_TM_Dup(gex_TM_t *new_tm_p, gex_TM_t orig_tm, void *scratch_addr, size
     gasneti_tm_t tm = make(orig, orig->ep, orig->rank, orig->size, orig->members, id, scratch,
                            scratch ? scratch_size : 0);
     tm->peer_index = orig->peer_index;
+    gasnete_coll_shm_teams(&tm, 1, call);
     *new_tm_p = tm;
     return 1;
 }

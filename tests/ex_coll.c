@@ -8,7 +8,8 @@
  *
  * On each team shape (the primordial team before and after a segment is
  * attached, halves, an odd/even split
- * whose ranks run backwards against jobranks, a team of one per rank):
+ * whose ranks run backwards against jobranks, a team of one per rank; the
+ * splits granted the minimum scratch from the segment):
  * - gex_Coll_BroadcastNB from several roots (every root in matrix mode),
  *   of sizes from 0 bytes to several Medium payloads, all in flight at
  *   once, and once with src == dst on the root;
@@ -21,7 +22,9 @@
  *   GEX_DT_DBL, and GEX_OP_USER_NC on GEX_DT_USER (2x2 matrix products,
  *   which do not commute: the result must be M_0 M_1 ... M_{N-1} in rank
  *   order), with user_cdata handed to every call;
- * every result is compared exactly with a sequential computation. In
+ * every result is compared exactly with a sequential computation; a team
+ * whose scratch the client scribbles on as soon as gex_TM_Destroy hands it
+ * back, round after round. In
  * "threads" mode each of T threads runs rounds of a broadcast and both
  * reductions on a copy of the world team of its own (§4.5: collectives of
  * different teams may be issued concurrently).
@@ -520,14 +523,27 @@ static void *worker(void *arg)
 }
 #endif
 
+/* A split of the world with MIN scratch granted from the segment, slot k
+ * (clients grant scratch: on one host the team's collectives may use it). */
+static gex_TM_t split(int colour, int key, int k)
+{
+    gex_TM_t t;
+    size_t len = gex_TM_Split(&t, X.tm, colour, key, NULL, 0, GEX_FLAG_TM_SCRATCH_SIZE_MIN);
+    CHECK(len > 0 && (size_t)(k + 1) * len <= gex_Segment_QuerySize(X.seg),
+          "scratch slot %d of %zu bytes does not fit the segment", k, len);
+    gex_TM_Split(&t, X.tm, colour, key, (char *)gex_Segment_QueryAddr(X.seg) + (size_t)k * len, len, 0);
+    return t;
+}
+
 static void threads(int nthreads)
 {
 #ifdef GASNET_PAR
     worker_t w[16];
     pthread_t th[16];
     if (nthreads < 1 || nthreads > 16) nthreads = 4;
+    ex_attach(&X, 1 << 20);
     for (int t = 0; t < nthreads; t++) { /* one copy of the world per thread */
-        gex_TM_Split(&w[t].tm, X.tm, 0, (int)X.me, NULL, 0, 0);
+        w[t].tm = split(0, (int)X.me, t);
         w[t].id = t;
         w[t].rounds = 30;
     }
@@ -560,12 +576,12 @@ int main(int argc, char **argv)
     ex_attach(&X, 65536);
     test_team(X.tm, "world, attached");
     gex_TM_t halves, oddeven, one;
-    gex_TM_Split(&halves, X.tm, X.me < X.n / 2, (int)X.me, NULL, 0, 0);
+    halves = split(X.me < X.n / 2, (int)X.me, 0);
     test_team(halves, "halves");
     /* ranks run against jobranks: rank != jobrank */
-    gex_TM_Split(&oddeven, X.tm, (int)(X.me % 2), -(int)X.me, NULL, 0, 0);
+    oddeven = split((int)(X.me % 2), -(int)X.me, 1);
     test_team(oddeven, "odd/even reversed");
-    gex_TM_Split(&one, X.tm, (int)X.me, 0, NULL, 0, 0);
+    one = split((int)X.me, 0, 2);
     test_team(one, "one");
 
     /* two teams at once: a broadcast on the split in flight beside a
@@ -587,6 +603,22 @@ int main(int argc, char **argv)
     gex_TM_Destroy(one, NULL, 0);
     gex_TM_Destroy(oddeven, NULL, 0);
     gex_TM_Destroy(halves, NULL, 0);
+
+    /* scratch is the client's again once gex_TM_Destroy returns: scribbled
+     * on at once, round after round, while slower members leave theirs */
+    for (int round = 0; round < 50; round++) {
+        gex_TM_t t = split(round % 2 ? (int)(X.me % 2) : 0, (int)X.me, 3);
+        int64_t v = round, got = -1;
+        if (gex_TM_QueryRank(t) != 0) v = -1;
+        gex_Event_Wait(gex_Coll_BroadcastNB(t, 0, &got, &v, sizeof v, 0));
+        CHECK(got == round, "round %d: broadcast gave %lld", round, (long long)got);
+        gex_Memvec_t back;
+        CHECK(gex_TM_Destroy(t, &back, round % 3 ? 0 : GEX_FLAG_SCRATCH_SEG_OFFSET),
+              "round %d: the scratch was not handed back", round);
+        char *addr = round % 3 ? back.gex_addr
+                               : (char *)gex_Segment_QueryAddr(X.seg) + (uintptr_t)back.gex_addr;
+        memset(addr, 0xa5 ^ round, back.gex_len);
+    }
     ex_barrier(X.tm);
     MSG0("ex_coll: ok (%s, %u ranks)", matrix ? "matrix" : "quick", X.n);
     gasnet_exit(0);

@@ -896,7 +896,9 @@ fi
 # several threads, each on a team of its own. The primordial team is
 # tested before and after a segment is attached: attached, on one host,
 # its small collectives take the shared-memory path (coll/shm.c), which
-# GASNET_COLL_SHM=no turns off. The optimised flavour runs the big matrix
+# GASNET_COLL_SHM=no turns off; the splits (scratch granted) take it too,
+# with their lanes in the scratch, scribbled on as soon as it is handed
+# back. The optimised flavour runs the big matrix
 # (every root and size) both ways and the bad input on both paths; debug
 # and ASan a quick run each, TSan the threads and a quick PAR run.
 XC=$B/tests
@@ -905,8 +907,12 @@ if [ $FULL = 1 ]; then
     t ex_coll_threads_par 2 -g 'ex_coll threads: ok' -- $XC/par/ex_coll threads 4
     t ex_coll_am_par 3 -e GASNET_RMA=am -g 'ex_coll: ok' -- $XC/par/ex_coll
     t ex_coll_matrix 4 -e GASNET_VERBOSEENV=1 -g 'collectives on the primordial team go through shared memory' \
+        -g 'team [0-9a-f]+ \(2 members\) go through shared memory in its scratch space' \
         -g 'ex_coll: ok \(matrix, 4 ranks\)' -- $XC/seq/ex_coll matrix
-    t ex_coll_matrix_am 3 -e GASNET_COLL_SHM=no -e GASNET_VERBOSEENV=1 \
+    # ranks on separate "hosts": teams of several members use AMs
+    t ex_coll_mpi 3 -e GASNET_SUPERNODE_MAXSIZE=1 -e GASNET_VERBOSEENV=1 -g '\(2 members\) go through AMs' \
+        -G '\(2 members\) go through shared' -g 'ex_coll: ok' -- $XC/seq/ex_coll
+    t ex_coll_matrix_am 3 -e GASNET_COLL_SHM=no -e GASNET_VERBOSEENV=1 -G "in its scratch" \
         -g 'collectives on the primordial team go through AMs' -g 'ex_coll: ok \(matrix, 3 ranks\)' \
         -- $XC/seq/ex_coll matrix
     t coll_legacy_par 4 -g 'coll_legacy: ok' -- $XC/par/coll_legacy
