@@ -22,6 +22,15 @@
  *                 allocate their device segment, odd ranks bring their own.
  *   ex_mk segs    gex_Segment_Create with a device kind: bad arguments, and
  *                 create/bind/publish/destroy on a fresh endpoint per round
+ *   ex_mk long    Long requests and replies between every pair of ranks
+ *                 (itself included) into device segments of created
+ *                 endpoints, named by TM-pairs, from host or device memory,
+ *                 every lc_opt form and Prepare/Commit, sizes 1 to
+ *                 gex_AM_MaxRequestLong (gex_AM_MaxReplyLong): the handler
+ *                 reads the payload in place with the class copy
+ *   ex_mk long_bad
+ *                 a Long request past the end of a device segment: the
+ *                 call refuses it, naming the range and the segment
  *
  * Device memory is read and written only through the class's copies
  * (tests/mk_test.h).
@@ -169,6 +178,7 @@ static void test_touch(void)
 #define SLOT (4 * PIECE)
 
 typedef struct {
+    size_t slot;     /* bytes per rank in the segments below */
     gex_MK_t kind;
     gex_EP_t ep;
     gex_Segment_t seg;
@@ -179,11 +189,12 @@ typedef struct {
 } rig_t;
 static rig_t g;
 
-static void rig_up(void)
+static void rig_up(size_t slot, gex_EP_Capabilities_t caps)
 {
-    size_t len = (c.n + 1) * (size_t)SLOT;
+    g.slot = slot;
+    size_t len = (c.n + 1) * slot;
     g.kind = emulated_kind();
-    CHECK_OK(gex_EP_Create(&g.ep, c.client, GEX_EP_CAPABILITY_RMA, 0));
+    CHECK_OK(gex_EP_Create(&g.ep, c.client, caps, 0));
     CHECK(gex_EP_QueryIndex(g.ep) != 0, "a created endpoint has a non-zero index");
     if (c.me % 2) {
         g.client_mem = gasneti_mk_test_alloc(g.kind, len);
@@ -197,15 +208,15 @@ static void rig_up(void)
     CHECK_OK(gex_EP_BindSegment(g.ep, g.seg, 0));
     CHECK_OK(gex_EP_PublishBoundSegment(c.tm, &g.ep, 1, 0));
     g.host = gex_Segment_QueryAddr(c.seg);
-    g.buf = malloc(SLOT);
-    g.chk = malloc(SLOT);
+    g.buf = malloc(slot);
+    g.chk = malloc(slot);
 }
 
 static void rig_down(void)
 {
     ex_barrier(c.tm);
     CHECK_OK(gex_Segment_Destroy(g.seg, 0));
-    if (g.client_mem) gasneti_mk_test_free(g.kind, g.client_mem, (c.n + 1) * (size_t)SLOT);
+    if (g.client_mem) gasneti_mk_test_free(g.kind, g.client_mem, (c.n + 1) * g.slot);
     gex_MK_Destroy(g.kind, 0);
     free(g.buf);
     free(g.chk);
@@ -222,7 +233,7 @@ static gex_TM_t remote(int dev, gex_Rank_t r, char **slot, gex_Rank_t writer)
     void *base = NULL;
     uintptr_t size = 0;
     CHECK(gex_Segment_QueryBound(pair, r, &base, NULL, &size) == 0, "rank %u's device segment is known", r);
-    *slot = (char *)base + writer * (size_t)SLOT;
+    *slot = (char *)base + writer * g.slot;
     return pair;
 }
 
@@ -301,7 +312,7 @@ static void test_rma(int quick)
     static const size_t few[] = {7, PIECE + 1, 3 * PIECE + 17};
     const size_t *sizes = quick ? few : all;
     size_t nsizes = quick ? EX_NELEM(few) : EX_NELEM(all);
-    rig_up();
+    rig_up(SLOT, GEX_EP_CAPABILITY_RMA);
     unsigned round = 1;
     for (size_t i = 0; i < nsizes; i++)
         for (int form = 0; form < 3; form++)
@@ -312,6 +323,233 @@ static void test_rma(int quick)
                 }
     rig_down();
     MSG0("ex_mk rma: ok (%u rounds)", round - 1);
+}
+
+/* ---- Long AMs into device segments (seed 003 §4: a bound segment "makes
+ * that memory remotely accessible, such as via RMA and AM Long operations")
+ *
+ * Every rank sends to every rank (itself included) through the TM-pair of
+ * its device-bound endpoint: Long requests, and Long replies to a Short
+ * request, into its slot of the peer's device segment, from a host buffer
+ * or from its own device segment, with every local-completion form and
+ * the negotiated-payload calls. The handler must find the payload in
+ * place: it reads it there with the class copy, and records what it saw.
+ * Bytes just past the payload must stay as they were. */
+
+#define GUARD 64
+typedef struct {
+    int runs, addr_ok;
+    size_t n, bad;
+} got_t;
+static got_t *got;  /* by sender: what the handler saw */
+static int ngot;    /* handlers run (atomic) */
+static gex_AM_Index_t h_req, h_ask, h_rep;
+static unsigned char *lsrc; /* host source: pattern seed_of(round, me) */
+
+static char *scratch(void) { return g.dev + c.n * g.slot; } /* device source, the same pattern */
+
+static uintptr_t arg_addr(gex_AM_Arg_t hi, gex_AM_Arg_t lo)
+{
+    return ((uintptr_t)(uint32_t)hi << 32) | (uint32_t)lo;
+}
+
+/* In a handler: what arrived at buf, read with the class copy. */
+static void record(gex_Token_t t, void *buf, size_t n, unsigned seed, uintptr_t want)
+{
+    gex_Token_Info_t info;
+    gex_Token_Info(t, &info, GEX_TI_SRCRANK);
+    got_t *r = &got[info.gex_srcrank];
+    r->runs++;
+    r->n = n;
+    r->addr_ok = (uintptr_t)buf == want;
+    unsigned char *tmp = malloc(n + 1);
+    memset(tmp, 0, n + 1);
+    if (r->addr_ok) gasneti_mk_test_copy(GEX_MK_HOST, tmp, g.kind, buf, n);
+    r->bad = ex_verify(tmp, n, seed);
+    free(tmp);
+    __atomic_fetch_add(&ngot, 1, __ATOMIC_RELEASE);
+}
+
+static void long_req_h(gex_Token_t t, void *buf, size_t n, gex_AM_Arg_t seed, gex_AM_Arg_t hi,
+                       gex_AM_Arg_t lo)
+{
+    record(t, buf, n, (unsigned)seed, arg_addr(hi, lo));
+}
+
+static void long_rep_h(gex_Token_t t, void *buf, size_t n, gex_AM_Arg_t seed, gex_AM_Arg_t hi,
+                       gex_AM_Arg_t lo)
+{
+    record(t, buf, n, (unsigned)seed, arg_addr(hi, lo));
+}
+
+/* Replies with n bytes of this rank's pattern (seed) to the requester's
+ * address (hi, lo): from host or device memory (dev), by ReplyLong, or
+ * Prepare/Commit with the client's buffer or GASNet's (form 0, 1, 2). */
+static void ask_h(gex_Token_t t, gex_AM_Arg_t seed, gex_AM_Arg_t n_, gex_AM_Arg_t dev,
+                  gex_AM_Arg_t form, gex_AM_Arg_t hi, gex_AM_Arg_t lo)
+{
+    size_t n = (size_t)(uint32_t)n_;
+    void *dest = (void *)arg_addr(hi, lo);
+    const void *src = dev ? (const void *)scratch() : (const void *)lsrc;
+    if (form == 0) {
+        CHECK_OK(gex_AM_ReplyLong3(t, h_rep, src, n, dest, GEX_EVENT_NOW, 0, seed, hi, lo));
+        return;
+    }
+    gex_AM_SrcDesc_t sd = gex_AM_PrepareReplyLong(t, form == 1 ? src : NULL, n, n, dest,
+                                                  form == 1 ? GEX_EVENT_NOW : NULL, 0, 3);
+    CHECK(sd != GEX_AM_SRCDESC_NO_OP && gex_AM_SrcDescSize(sd) >= n, "PrepareReplyLong of %zu", n);
+    if (form == 2) ex_fill(gex_AM_SrcDescAddr(sd), n, (unsigned)seed);
+    gex_AM_CommitReplyLong3(sd, h_rep, n, dest, seed, hi, lo);
+}
+
+/* Sends n bytes of this rank's pattern to rank r's address dest: forms 0-2
+ * RequestLong with lc_opt NOW, an event, GROUP; 3 and 4 Prepare/Commit
+ * with the client's buffer or GASNet's (host). */
+static void send_long(gex_TM_t pair, gex_Rank_t r, int dev, int form, char *dest, size_t n,
+                      unsigned seed)
+{
+    const void *src = dev ? (const void *)scratch() : (const void *)lsrc;
+    gex_AM_Arg_t hi = (gex_AM_Arg_t)((uintptr_t)dest >> 32), lo = (gex_AM_Arg_t)(uintptr_t)dest;
+    if (form == 0) {
+        CHECK_OK(gex_AM_RequestLong3(pair, r, h_req, src, n, dest, GEX_EVENT_NOW, 0, seed, hi, lo));
+    } else if (form == 1) {
+        gex_Event_t lc;
+        CHECK_OK(gex_AM_RequestLong3(pair, r, h_req, src, n, dest, &lc, 0, seed, hi, lo));
+        gex_Event_Wait(lc);
+    } else if (form == 2) {
+        CHECK_OK(gex_AM_RequestLong3(pair, r, h_req, src, n, dest, GEX_EVENT_GROUP, 0, seed, hi, lo));
+        gex_NBI_Wait(GEX_EC_AM, 0);
+    } else {
+        gex_AM_SrcDesc_t sd = gex_AM_PrepareRequestLong(pair, r, form == 3 ? src : NULL, n, n, dest,
+                                                        form == 3 ? GEX_EVENT_NOW : NULL, 0, 3);
+        CHECK(sd != GEX_AM_SRCDESC_NO_OP && gex_AM_SrcDescSize(sd) >= n, "PrepareRequestLong of %zu", n);
+        if (form == 4) ex_fill(gex_AM_SrcDescAddr(sd), n, seed);
+        gex_AM_CommitRequestLong3(sd, h_req, n, dest, seed, hi, lo);
+    }
+}
+
+/* After a phase: every rank's handler ran once here, with what it sent. */
+static void check_arrivals(const char *what, size_t n, unsigned round)
+{
+    int idle = 0;
+    while (__atomic_load_n(&ngot, __ATOMIC_ACQUIRE) < (int)c.n) {
+        gasnet_AMPoll();
+        if (++idle > 1000) sched_yield();
+    }
+    for (gex_Rank_t w = 0; w < c.n; w++) {
+        got_t *r = &got[w];
+        char *slot = g.dev + w * g.slot;
+        char w2[200];
+        snprintf(w2, sizeof w2, "%s of %zu bytes from rank %u", what, n, w);
+        CHECK(r->runs == 1 && r->n == n && r->addr_ok && r->bad == n,
+              "%s: handler ran %d times, saw %zu bytes, %s address, first bad byte %zu", w2,
+              r->runs, r->n, r->addr_ok ? "the right" : "a wrong", r->bad);
+        check_pattern(1, slot, n, seed_of(round, w), w2);
+        snprintf(w2, sizeof w2, "%s: the bytes after it", what);
+        check_pattern(1, slot + n, GUARD, 999 + round, w2);
+    }
+}
+
+/* Before a phase: the sources hold seed_of(round, me); every slot of my
+ * device segment a guard pattern past n (its start is overwritten). */
+static void prepare_phase(size_t n, unsigned round)
+{
+    ex_fill(lsrc, n, seed_of(round, c.me));
+    gasneti_mk_test_copy(g.kind, scratch(), GEX_MK_HOST, lsrc, n);
+    for (gex_Rank_t w = 0; w < c.n; w++) put_pattern(1, g.dev + w * g.slot + n, GUARD, 999 + round);
+    memset(got, 0, c.n * sizeof *got);
+    __atomic_store_n(&ngot, 0, __ATOMIC_RELEASE);
+    ex_barrier(c.tm);
+}
+
+static void test_long(void)
+{
+    gex_TM_t pair0 = GEX_TM_INVALID;
+    size_t maxreq = gex_AM_MaxRequestLong(c.tm, GEX_RANK_INVALID, NULL, 0, 3);
+    rig_up((maxreq + GUARD + 4095) / 4096 * 4096, GEX_EP_CAPABILITY_ALL);
+    pair0 = gex_TM_Pair(g.ep, gex_EP_QueryIndex(g.ep));
+    size_t maxrep = gex_AM_MaxReplyLong(pair0, GEX_RANK_INVALID, NULL, 0, 3);
+    CHECK(gex_AM_MaxRequestLong(pair0, GEX_RANK_INVALID, NULL, 0, 3) == maxreq, "TM-pair limits");
+    gex_AM_Entry_t table[] = {
+        {0, (gex_AM_Fn_t)long_req_h, GEX_FLAG_AM_LONG | GEX_FLAG_AM_REQUEST, 3, NULL, "long_req"},
+        {0, (gex_AM_Fn_t)ask_h, GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, 6, NULL, "ask"},
+        {0, (gex_AM_Fn_t)long_rep_h, GEX_FLAG_AM_LONG | GEX_FLAG_AM_REPLY, 3, NULL, "long_rep"}};
+    CHECK_OK(gex_EP_RegisterHandlers(g.ep, table, EX_NELEM(table)));
+    h_req = table[0].gex_index;
+    h_ask = table[1].gex_index;
+    h_rep = table[2].gex_index;
+    got = calloc(c.n, sizeof *got);
+    lsrc = malloc(maxreq);
+    ex_barrier(c.tm);
+
+    const size_t sizes[] = {1, 4096, 4097, 65000, 65001, 300000, maxreq};
+    unsigned round = 1, nreq = 0, nrep = 0;
+    for (size_t i = 0; i < EX_NELEM(sizes); i++)
+        for (int dev = 0; dev < 2; dev++, round++) {
+            /* requests: each rank into its slot of every rank's device segment */
+            size_t n = sizes[i];
+            int form = (int)((round + c.me) % 5);
+            size_t gasnet_max = gex_AM_MaxRequestLong(pair0, 0, NULL, GEX_FLAG_AM_PREPARE_LEAST_ALLOC, 3);
+            if (form == 4 && (dev || n > gasnet_max)) form = 3; /* GASNet's buffer is host memory */
+            prepare_phase(n, round);
+            for (gex_Rank_t k = 0; k < c.n; k++) {
+                gex_Rank_t r = (c.me + k) % c.n;
+                char *slot;
+                gex_TM_t pair = remote(1, r, &slot, c.me);
+                send_long(pair, r, dev, form, slot, n, seed_of(round, c.me));
+                nreq++;
+            }
+            char what[120];
+            snprintf(what, sizeof what, "Long request (form %d, %s source)", form, dev ? "device" : "host");
+            check_arrivals(what, n, round);
+            ex_barrier(c.tm);
+
+            /* replies: each rank asks every rank for a reply into its own slot */
+            n = sizes[i] < maxrep ? sizes[i] : maxrep;
+            round++;
+            form = (int)((round + c.me) % 3);
+            prepare_phase(n, round);
+            for (gex_Rank_t k = 0; k < c.n; k++) {
+                gex_Rank_t r = (c.me + k) % c.n;
+                char *mine = g.dev + r * g.slot;
+                int f = form == 2 && dev ? 1 : form;
+                gex_TM_t pair = gex_TM_Pair(g.ep, gex_EP_QueryIndex(g.ep));
+                CHECK_OK(gex_AM_RequestShort6(pair, r, h_ask, 0, seed_of(round, r), (gex_AM_Arg_t)n, dev,
+                                              f, (gex_AM_Arg_t)((uintptr_t)mine >> 32),
+                                              (gex_AM_Arg_t)(uintptr_t)mine));
+                nrep++;
+            }
+            snprintf(what, sizeof what, "Long reply (form %d, %s source)", form, dev ? "device" : "host");
+            check_arrivals(what, n, round);
+            ex_barrier(c.tm);
+        }
+    free(got);
+    free(lsrc);
+    rig_down();
+    MSG0("ex_mk long: ok (%u requests, %u replies per rank, up to %zu and %zu bytes)", nreq, nrep,
+         maxreq, maxrep);
+}
+
+/* A Long into a device segment past its end: the usual refusal. */
+static void test_long_bad(void)
+{
+    rig_up(SLOT, GEX_EP_CAPABILITY_ALL);
+    gex_AM_Entry_t e = {0, (gex_AM_Fn_t)long_req_h, GEX_FLAG_AM_LONG | GEX_FLAG_AM_REQUEST, 3, NULL, "long_req"};
+    CHECK_OK(gex_EP_RegisterHandlers(g.ep, &e, 1));
+    ex_barrier(c.tm);
+    if (c.me == 0) {
+        gex_TM_t pair = gex_TM_Pair(g.ep, gex_EP_QueryIndex(g.ep));
+        void *base = NULL;
+        uintptr_t size = 0;
+        CHECK(gex_Segment_QueryBound(pair, 1, &base, NULL, &size) == 0, "published");
+        char buf[100] = {0};
+        int rc = gex_AM_RequestLong3(pair, 1, e.gex_index, buf, sizeof buf, (char *)base + size - 10,
+                                     GEX_EVENT_NOW, 0, 0, 0, 0);
+        printf("ex_mk long_bad: returned %s\n", gasnet_ErrorName(rc));
+        fflush(stdout);
+    }
+    ex_barrier(c.tm);
+    rig_down();
 }
 
 /* gex_Segment_Create with a device kind: bad input, then create, bind,
@@ -373,6 +611,8 @@ int main(int argc, char **argv)
         printf("ex_mk destroy_bad: returned\n");
     } else if (!strcmp(mode, "rma")) test_rma(argc > 2 && !strcmp(argv[2], "quick"));
     else if (!strcmp(mode, "segs")) test_segs();
+    else if (!strcmp(mode, "long")) test_long();
+    else if (!strcmp(mode, "long_bad")) test_long_bad();
     else CHECK(0, "unknown mode %s", mode);
     gasnet_exit(0);
     return 0;
