@@ -31,12 +31,19 @@
  *   ex_mk long_bad
  *                 a Long request past the end of a device segment: the
  *                 call refuses it, naming the range and the segment
+ *   ex_mk vis [rounds [seed]]
+ *                 random vector, indexed and strided puts and gets
+ *                 (Blocking, NB, NBI) with each side in host or device
+ *                 memory, to every rank in turn, small (packed) and large
+ *                 fragments, checked byte by byte against a reference
  *
  * Device memory is read and written only through the class's copies
  * (tests/mk_test.h).
  */
 #include "ex_test.h"
 #include "mk_test.h"
+
+#include <gasnet_vis.h>
 
 static ex_ctx_t c;
 
@@ -552,6 +559,257 @@ static void test_long_bad(void)
     rig_down();
 }
 
+/* ---- VIS with device memory: random vector, indexed and strided puts
+ * and gets, each side in host or device memory (the remote side in the
+ * peer's primordial segment or in the device segment of its created
+ * endpoint, through the TM-pair), to every rank in turn, itself included.
+ * Each rank works in its own slot of each peer, so ranks need not wait
+ * for each other. The result is checked byte by byte against a reference
+ * made by applying the same fragments to host copies; the remote side is
+ * set and read back with contiguous RMA (tested by "rma"). */
+
+typedef struct {
+    size_t off, len;
+} frag_t;
+typedef struct {
+    frag_t *f;
+    size_t n, cap;
+} frags_t;
+
+static uint64_t rnd_state;
+static size_t rnd(size_t bound) /* uniform enough in [0, bound) */
+{
+    rnd_state = rnd_state * 6364136223846793005ull + 1442695040888963407ull;
+    return bound ? (size_t)((rnd_state >> 17) % bound) : 0;
+}
+
+static void frag_add(frags_t *fs, size_t off, size_t len)
+{
+    if (fs->n == fs->cap) {
+        fs->cap = fs->cap ? 2 * fs->cap : 64;
+        fs->f = realloc(fs->f, fs->cap * sizeof *fs->f);
+        CHECK(fs->f != NULL, "out of memory");
+    }
+    fs->f[fs->n++] = (frag_t){off, len};
+}
+
+static void frag_shuffle(frags_t *fs)
+{
+    for (size_t i = fs->n; i > 1; i--) {
+        size_t j = rnd(i);
+        frag_t t = fs->f[i - 1];
+        fs->f[i - 1] = fs->f[j];
+        fs->f[j] = t;
+    }
+}
+
+/* Up to k disjoint fragments of [0, R), lengths 1..maxlen (each len when
+ * fixed), in random order; returns their total. */
+static size_t gen_disjoint(frags_t *fs, size_t k, size_t R, size_t maxlen, size_t fixed)
+{
+    size_t pos = 0, total = 0;
+    for (size_t i = 0; i < k; i++) {
+        size_t gap = rnd(3) ? rnd(64) : 0, len = fixed ? fixed : 1 + rnd(maxlen);
+        if (pos + gap + len > R) break;
+        frag_add(fs, pos + gap, len);
+        pos += gap + len;
+        total += len;
+    }
+    frag_shuffle(fs);
+    return total;
+}
+
+/* Fragments of [0, R) anywhere (they may overlap) adding up to total:
+ * lengths 1..maxlen, or each len when fixed. */
+static void gen_any(frags_t *fs, size_t total, size_t R, size_t maxlen, size_t fixed)
+{
+    while (total) {
+        size_t len = fixed ? fixed : 1 + rnd(maxlen < total ? maxlen : total);
+        frag_add(fs, rnd(R - len + 1), len);
+        total -= len;
+    }
+}
+
+/* The chunks of a strided section at offset base, in stream order. */
+static void expand_strided(frags_t *fs, size_t base, const ptrdiff_t *stride, size_t elemsz,
+                           const size_t *count, size_t levels)
+{
+    size_t ix[4] = {0}, chunks = 1;
+    for (size_t k = 0; k < levels; k++) chunks *= count[k];
+    for (size_t i = 0; i < chunks; i++) {
+        ptrdiff_t off = (ptrdiff_t)base;
+        for (size_t k = 0; k < levels; k++) off += (ptrdiff_t)ix[k] * stride[k];
+        frag_add(fs, (size_t)off, elemsz);
+        for (size_t k = 0; k < levels && ++ix[k] == count[k]; k++) ix[k] = 0;
+    }
+}
+
+/* Strides for a section of count chunks of elemsz bytes within [0, R)
+ * from offset 0: disjoint chunks (dst) or any, zero strides included
+ * (src). Returns the extent, or 0 when it does not fit. */
+static size_t gen_strides(ptrdiff_t *stride, size_t elemsz, const size_t *count, size_t levels,
+                          int disjoint, size_t R)
+{
+    size_t extent = elemsz, span = elemsz; /* span: what level k must clear to stay disjoint */
+    for (size_t k = 0; k < levels; k++) {
+        size_t st = !disjoint && !rnd(6) ? 0 : span + (rnd(2) ? rnd(40) : 0);
+        stride[k] = (ptrdiff_t)st;
+        extent += st * (count[k] - 1);
+        span = st * count[k] > span ? st * count[k] : span;
+        if (extent > R) return 0;
+    }
+    return extent;
+}
+
+static void write_mem(int dev, void *p, const void *host, size_t n)
+{
+    if (dev) gasneti_mk_test_copy(g.kind, p, GEX_MK_HOST, host, n);
+    else memcpy(p, host, n);
+}
+static void read_mem(int dev, void *host, const void *p, size_t n)
+{
+    if (dev) gasneti_mk_test_copy(GEX_MK_HOST, host, g.kind, p, n);
+    else memcpy(host, p, n);
+}
+
+static void test_vis(unsigned rounds, unsigned seed)
+{
+    const size_t R = SLOT;
+    rig_up(SLOT, GEX_EP_CAPABILITY_ALL);
+    rnd_state = seed * 1000003ull + c.me;
+    unsigned char *lhost = malloc(R), *src = malloc(R), *ref = malloc(R), *out = malloc(R),
+                  *stream = malloc(R);
+    frags_t dfr = {0}, sfr = {0};
+    gex_Memvec_t *dvec = NULL, *svec = NULL;
+    void **didx = NULL, **sidx = NULL;
+    size_t vcap = 0;
+    unsigned counts[3] = {0};
+    for (unsigned round = 0; round < rounds; round++) {
+        unsigned comb = round % 24;
+        int is_get = comb & 1, ldev = (comb >> 1) & 1, rdev = (comb >> 2) & 1, api = (int)(comb / 8);
+        int form = (int)rnd(3);
+        size_t maxlen = rnd(3) ? 1 + rnd(300) : 1 + rnd(40000); /* packed, or large pieces too */
+        gex_Rank_t r = (c.me + round / 24) % c.n;
+        char *rbase;
+        gex_TM_t tm = remote(rdev, r, &rbase, c.me);
+        char *lbase = ldev ? scratch() : (char *)lhost;
+        dfr.n = sfr.n = 0;
+        /* the fragments, as offsets into the destination and source regions */
+        size_t total = 0, dlen = 0, slen = 0, elemsz = 0, count[4] = {0}, levels = 0;
+        ptrdiff_t dstride[4], sstride[4];
+        if (api == 0) {
+            total = gen_disjoint(&dfr, 1 + rnd(200), R, maxlen, 0);
+            gen_any(&sfr, total, R, maxlen, 0);
+        } else if (api == 1) {
+            dlen = 1 + rnd(maxlen < 4096 ? maxlen : 4096);
+            total = gen_disjoint(&dfr, 1 + rnd(100), R, 0, dlen);
+            size_t k = dfr.n;
+            slen = dlen % 2 == 0 && rnd(2) ? dlen / 2 : k % 2 == 0 && rnd(2) ? 2 * dlen : dlen;
+            gen_any(&sfr, total, R, 0, slen);
+        } else {
+            for (;;) {
+                levels = rnd(4);
+                elemsz = 1 + rnd(rnd(2) ? 16 : maxlen);
+                for (size_t k = 0; k < levels; k++) count[k] = 1 + rnd(k == 0 ? 12 : 5);
+                size_t de = gen_strides(dstride, elemsz, count, levels, 1, R);
+                size_t se = gen_strides(sstride, elemsz, count, levels, 0, R);
+                if (de && se) break;
+            }
+            expand_strided(&dfr, 0, dstride, elemsz, count, levels);
+            expand_strided(&sfr, 0, sstride, elemsz, count, levels);
+            total = dfr.n * elemsz;
+        }
+        /* the source region holds a pattern, the destination a background */
+        unsigned sseed = round * 3 + 1, bseed = round * 3 + 2;
+        ex_fill(src, R, sseed);
+        ex_fill(ref, R, bseed);
+        if (is_get) {
+            CHECK_OK(gex_RMA_PutBlocking(tm, r, rbase, src, R, 0));
+            write_mem(ldev, lbase, ref, R);
+        } else {
+            write_mem(ldev, lbase, src, R);
+            CHECK_OK(gex_RMA_PutBlocking(tm, r, rbase, ref, R, 0));
+        }
+        /* the reference: the source stream scattered over the background */
+        size_t at = 0;
+        for (size_t i = 0; i < sfr.n; at += sfr.f[i].len, i++) memcpy(stream + at, src + sfr.f[i].off, sfr.f[i].len);
+        at = 0;
+        for (size_t i = 0; i < dfr.n; at += dfr.f[i].len, i++) memcpy(ref + dfr.f[i].off, stream + at, dfr.f[i].len);
+        CHECK(at == total, "fragments add up");
+        char *dbase = is_get ? lbase : rbase, *sbase = is_get ? rbase : lbase;
+        if (dfr.n > vcap || sfr.n > vcap) {
+            vcap = dfr.n > sfr.n ? dfr.n : sfr.n;
+            dvec = realloc(dvec, vcap * sizeof *dvec);
+            svec = realloc(svec, vcap * sizeof *svec);
+            didx = realloc(didx, vcap * sizeof *didx);
+            sidx = realloc(sidx, vcap * sizeof *sidx);
+            CHECK(dvec && svec && didx && sidx, "out of memory");
+        }
+        for (size_t i = 0; i < dfr.n; i++) {
+            dvec[i] = (gex_Memvec_t){dbase + dfr.f[i].off, dfr.f[i].len};
+            didx[i] = dbase + dfr.f[i].off;
+        }
+        for (size_t i = 0; i < sfr.n; i++) {
+            svec[i] = (gex_Memvec_t){sbase + sfr.f[i].off, sfr.f[i].len};
+            sidx[i] = sbase + sfr.f[i].off;
+        }
+        gex_Event_t ev = GEX_EVENT_INVALID;
+        if (api == 0 && !is_get) {
+            if (form == 0) CHECK_OK(gex_VIS_VectorPutBlocking(tm, r, dfr.n, dvec, sfr.n, svec, 0));
+            else if (form == 1) ev = gex_VIS_VectorPutNB(tm, r, dfr.n, dvec, sfr.n, svec, 0);
+            else CHECK_OK(gex_VIS_VectorPutNBI(tm, r, dfr.n, dvec, sfr.n, svec, 0));
+        } else if (api == 0) {
+            if (form == 0) CHECK_OK(gex_VIS_VectorGetBlocking(tm, dfr.n, dvec, r, sfr.n, svec, 0));
+            else if (form == 1) ev = gex_VIS_VectorGetNB(tm, dfr.n, dvec, r, sfr.n, svec, 0);
+            else CHECK_OK(gex_VIS_VectorGetNBI(tm, dfr.n, dvec, r, sfr.n, svec, 0));
+        } else if (api == 1 && !is_get) {
+            if (form == 0) CHECK_OK(gex_VIS_IndexedPutBlocking(tm, r, dfr.n, didx, dlen, sfr.n, sidx, slen, 0));
+            else if (form == 1) ev = gex_VIS_IndexedPutNB(tm, r, dfr.n, didx, dlen, sfr.n, sidx, slen, 0);
+            else CHECK_OK(gex_VIS_IndexedPutNBI(tm, r, dfr.n, didx, dlen, sfr.n, sidx, slen, 0));
+        } else if (api == 1) {
+            if (form == 0) CHECK_OK(gex_VIS_IndexedGetBlocking(tm, dfr.n, didx, dlen, r, sfr.n, sidx, slen, 0));
+            else if (form == 1) ev = gex_VIS_IndexedGetNB(tm, dfr.n, didx, dlen, r, sfr.n, sidx, slen, 0);
+            else CHECK_OK(gex_VIS_IndexedGetNBI(tm, dfr.n, didx, dlen, r, sfr.n, sidx, slen, 0));
+        } else if (!is_get) {
+            if (form == 0) CHECK_OK(gex_VIS_StridedPutBlocking(tm, r, dbase, dstride, sbase, sstride, elemsz, count, levels, 0));
+            else if (form == 1) ev = gex_VIS_StridedPutNB(tm, r, dbase, dstride, sbase, sstride, elemsz, count, levels, 0);
+            else CHECK_OK(gex_VIS_StridedPutNBI(tm, r, dbase, dstride, sbase, sstride, elemsz, count, levels, 0));
+        } else {
+            if (form == 0) CHECK_OK(gex_VIS_StridedGetBlocking(tm, dbase, dstride, r, sbase, sstride, elemsz, count, levels, 0));
+            else if (form == 1) ev = gex_VIS_StridedGetNB(tm, dbase, dstride, r, sbase, sstride, elemsz, count, levels, 0);
+            else CHECK_OK(gex_VIS_StridedGetNBI(tm, dbase, dstride, r, sbase, sstride, elemsz, count, levels, 0));
+        }
+        if (form == 1) gex_Event_Wait(ev);
+        if (form == 2) gex_NBI_Wait(GEX_EC_ALL, 0);
+        /* the whole destination region, against the reference */
+        if (is_get) read_mem(ldev, out, lbase, R);
+        else CHECK_OK(gex_RMA_GetBlocking(tm, out, r, rbase, R, 0));
+        size_t bad = 0;
+        while (bad < R && out[bad] == ref[bad]) bad++;
+        static const char *apis[] = {"Vector", "Indexed", "Strided"};
+        CHECK(bad == R, "round %u: %s%s to rank %u (local %s, remote %s, %zu + %zu fragments, %zu "
+              "bytes, form %d): byte %zu of the destination is %u, expected %u", round, apis[api],
+              is_get ? "Get" : "Put", r, ldev ? "device" : "host", rdev ? "device" : "host", dfr.n,
+              sfr.n, total, form, bad, out[bad], ref[bad]);
+        counts[api]++;
+    }
+    ex_barrier(c.tm);
+    free(dfr.f);
+    free(sfr.f);
+    free(dvec);
+    free(svec);
+    free(didx);
+    free(sidx);
+    free(lhost);
+    free(src);
+    free(ref);
+    free(out);
+    free(stream);
+    rig_down();
+    MSG0("ex_mk vis: ok (%u rounds per rank: %u vector, %u indexed, %u strided)", rounds, counts[0],
+         counts[1], counts[2]);
+}
+
 /* gex_Segment_Create with a device kind: bad input, then create, bind,
  * publish and destroy in a loop (a fresh endpoint each time: there is no
  * unbind). */
@@ -613,6 +871,8 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "segs")) test_segs();
     else if (!strcmp(mode, "long")) test_long();
     else if (!strcmp(mode, "long_bad")) test_long_bad();
+    else if (!strcmp(mode, "vis"))
+        test_vis(argc > 2 ? (unsigned)atoi(argv[2]) : 96, argc > 3 ? (unsigned)atoi(argv[3]) : 1);
     else CHECK(0, "unknown mode %s", mode);
     gasnet_exit(0);
     return 0;
