@@ -112,6 +112,14 @@ int ammpi_register(ammpi_ep_t *ep, int ep_index, int index, ammpi_handler_fn fn,
  * 0: none). ammpi_set_segment sets index 0's. */
 int ammpi_set_segment(ammpi_ep_t *ep, void *base, uintptr_t size);
 int ammpi_set_segment_at(ammpi_ep_t *ep, int ep_index, void *base, uintptr_t size);
+/* A segment the host may not write directly (device memory): a Long
+ * payload, received into host memory, reaches it only through
+ * copy(ctx, dst, src, n), before its handler runs; its handler gets the
+ * destination address. Setting a segment with ammpi_set_segment_at makes
+ * it plain memory again. */
+typedef void (*ammpi_copy_fn)(void *ctx, void *dst, const void *src, size_t n);
+int ammpi_set_segment_copy(ammpi_ep_t *ep, int ep_index, void *base, uintptr_t size,
+                           ammpi_copy_fn copy, void *ctx);
 
 /* Called when a message from the wire is malformed, or a protocol rule is
  * broken. The default prints the message and aborts the job. A handler that

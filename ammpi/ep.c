@@ -422,7 +422,8 @@ int ammpi_set_handler(ammpi_ep_t *ep, int index, ammpi_handler_fn fn)
     return ammpi_register(ep, 0, index, fn, AMMPI_ACCEPT_ANY, -1);
 }
 
-int ammpi_set_segment_at(ammpi_ep_t *ep, int ep_index, void *base, uintptr_t size)
+int ammpi_set_segment_copy(ammpi_ep_t *ep, int ep_index, void *base, uintptr_t size,
+                           ammpi_copy_fn copy, void *ctx)
 {
     if (!ep) return AMMPI_ERR_NOT_INIT;
     if ((!base && size) || (uintptr_t)base + size < (uintptr_t)base) return AMMPI_ERR_BAD_ARG;
@@ -431,8 +432,15 @@ int ammpi_set_segment_at(ammpi_ep_t *ep, int ep_index, void *base, uintptr_t siz
     LOCK(ep);
     t->seg_base = base;
     t->seg_size = size;
+    t->seg_copy = copy;
+    t->seg_ctx = ctx;
     UNLOCK(ep);
     return AMMPI_OK;
+}
+
+int ammpi_set_segment_at(ammpi_ep_t *ep, int ep_index, void *base, uintptr_t size)
+{
+    return ammpi_set_segment_copy(ep, ep_index, base, size, NULL, NULL);
 }
 
 int ammpi_set_segment(ammpi_ep_t *ep, void *base, uintptr_t size)

@@ -8,7 +8,9 @@
  * communicator, with the tag named in the header, straight from the
  * sender's source buffer (requests) into the destination: a Long payload is
  * received directly at its address in the segment, a Medium one into a
- * temporary buffer. The source rank is taken from MPI_Status, never from
+ * temporary buffer; so is a Long one whose segment the host may not write
+ * (device memory, ammpi_set_segment_copy): the segment's copy then takes
+ * it, or an eager one from the header's buffer, to its destination. The source rank is taken from MPI_Status, never from
  * the wire; everything else in a header is validated before any byte is
  * written (endpoint index open, handler registered there and accepting the
  * message's category and argument count, sizes within limits, Long range
@@ -46,6 +48,8 @@
  *   + D * 1 MiB                      copies of IMMEDIATE Long requests (a
  *                                    request must not wait for a peer that
  *                                    may not poll; only if such are sent)
+ *   + C*N * 1 MiB                    Long requests received for a device
+ *                                    segment (only if such are sent)
  *   + 128 * (C*N + D) + 32 * N       bookkeeping and per-peer counters
  * The first line is allocated at open; the rest only grows under load and
  * is bounded because every message in flight holds a credit or a buffer.
@@ -99,7 +103,7 @@ typedef struct pending {
     struct pending *next;
     MPI_Request req;
     int src;
-    int temp; /* payload lives in a large buffer from lbufs */
+    pool_t *temp; /* the pool of the buffer the payload lands in, or NULL (in place) */
     void *payload;
     ammpi_hdr_t hdr;
     int32_t args[AMMPI_MAX_ARGS];
@@ -142,6 +146,8 @@ typedef struct {
     handler_t handlers[AMMPI_NUM_HANDLERS];
     char *seg_base;
     uintptr_t seg_size;
+    ammpi_copy_fn seg_copy; /* NULL: plain memory (memcpy, or received in place) */
+    void *seg_ctx;
 } target_t;
 
 struct ammpi_ep {

@@ -126,16 +126,33 @@ static int validate(ammpi_ep_t *ep, int src, const char *buf, int count, int via
     return 0;
 }
 
+/* A Long's destination (a validated header): the payload, arrived in
+ * host memory at from, is copied there, by the segment's copy where the
+ * host may not write it. */
+static void *land_long(ammpi_ep_t *ep, const ammpi_hdr_t *h, const void *from)
+{
+    void *dest = (void *)(uintptr_t)h->dest;
+    const target_t *t = ep->targets[h->ep];
+    if (!h->nbytes || from == dest) return dest;
+    if (t->seg_copy) t->seg_copy(t->seg_ctx, dest, from, h->nbytes);
+    else memcpy(dest, from, h->nbytes);
+    return dest;
+}
+
 /* Starts receiving a separate payload; the header is copied so its
- * receive buffer can be reposted at once. */
+ * receive buffer can be reposted at once. A Long one lands in place,
+ * unless its segment has a copy: then in a buffer, copied on arrival. */
 static void start_payload(ammpi_ep_t *ep, int src, const ammpi_hdr_t *h)
 {
     pending_t *p = pool_get(&ep->pends);
-    int temp = (h->kind & ~K_REPLY) != K_LONG;
-    void *payload = temp ? pool_get(&ep->lbufs) : (void *)(uintptr_t)h->dest;
+    pool_t *temp = &ep->lbufs;
+    if ((h->kind & ~K_REPLY) == K_LONG)
+        temp = !ep->targets[h->ep]->seg_copy ? NULL : h->nbytes <= AMMPI_MAX_MEDIUM ? &ep->lbufs
+                                                                                  : &ep->hbufs;
+    void *payload = temp ? pool_get(temp) : (void *)(uintptr_t)h->dest;
     if (!p || !payload) {
         if (p) pool_put(&ep->pends, p);
-        if (temp && payload) pool_put(&ep->lbufs, payload);
+        if (temp && payload) pool_put(temp, payload);
         ammpi_protocol_error(ep, src, "no memory to receive a %u-byte payload", h->nbytes);
         return;
     }
@@ -169,7 +186,7 @@ static pending_t *arrived_payload(ammpi_ep_t *ep)
         if (rc != MPI_SUCCESS || (uint32_t)count != p->hdr.nbytes) {
             ammpi_protocol_error(ep, p->src, "payload for handler %d: %d bytes arrived, %u "
                                  "announced", p->hdr.handler, count, p->hdr.nbytes);
-            if (p->temp) pool_put(&ep->lbufs, p->payload);
+            if (p->temp) pool_put(p->temp, p->payload);
             pool_put(&ep->pends, p);
             return arrived_payload(ep);
         }
@@ -183,7 +200,9 @@ static int take_message(ammpi_ep_t *ep, msg_t *m)
 {
     pending_t *p = ep->pending ? arrived_payload(ep) : NULL;
     if (p) {
-        *m = (msg_t){p->src, &p->hdr, p->args, p->payload, -1, p};
+        void *payload = p->payload;
+        if ((p->hdr.kind & ~K_REPLY) == K_LONG) payload = land_long(ep, &p->hdr, payload);
+        *m = (msg_t){p->src, &p->hdr, p->args, payload, -1, p};
         return 1;
     }
     while (ep->posted_count) {
@@ -214,10 +233,8 @@ static int take_message(ammpi_ep_t *ep, msg_t *m)
             continue;
         }
         char *payload = buf + hdr_len(h->nargs);
-        if ((h->kind & ~K_REPLY) == K_LONG) { /* the handler sees dest, even for 0 bytes */
-            if (h->nbytes) memcpy((void *)(uintptr_t)h->dest, payload, h->nbytes);
-            payload = (char *)(uintptr_t)h->dest;
-        }
+        if ((h->kind & ~K_REPLY) == K_LONG) /* the handler sees dest, even for 0 bytes */
+            payload = land_long(ep, h, payload);
         *m = (msg_t){src, h, (const int32_t *)(h + 1), payload, slot, NULL};
         return 1;
     }
@@ -301,7 +318,7 @@ static void dispatch(ammpi_ep_t *ep, msg_t *m, ammpi_channel_t *ch)
     if (is_request && !tok.replied) owe_credit(ep, m->src);
     if (m->slot >= 0) ammpi_post_recv(ep, m->slot);
     if (m->pend) {
-        if (m->pend->temp) pool_put(&ep->lbufs, m->pend->payload);
+        if (m->pend->temp) pool_put(m->pend->temp, m->pend->payload);
         pool_put(&ep->pends, m->pend);
     }
     UNLOCK(ep);
@@ -315,7 +332,7 @@ void ammpi_discard_arrived(ammpi_ep_t *ep)
     while (take_message(ep, &m)) {
         if (m.slot >= 0) ammpi_post_recv(ep, m.slot);
         if (m.pend) {
-            if (m.pend->temp) pool_put(&ep->lbufs, m.pend->payload);
+            if (m.pend->temp) pool_put(m.pend->temp, m.pend->payload);
             pool_put(&ep->pends, m.pend);
         }
     }
@@ -369,10 +386,8 @@ int ammpi_deliver(ammpi_ep_t *ep, ammpi_channel_t *ch, int src, const void *msg,
     UNLOCK(ep);
     if (bad) return -1;
     void *payload = (char *)msg + hdr_len(h->nargs);
-    if ((h->kind & ~K_REPLY) == K_LONG) { /* in place already, or copied now */
-        if (!(h->flags & F_INPLACE) && h->nbytes) memcpy((void *)(uintptr_t)h->dest, payload, h->nbytes);
-        payload = (void *)(uintptr_t)h->dest;
-    }
+    if ((h->kind & ~K_REPLY) == K_LONG) /* in place already, or copied now */
+        payload = h->flags & F_INPLACE ? (void *)(uintptr_t)h->dest : land_long(ep, h, payload);
     msg_t m = {src, h, (const int32_t *)(h + 1), payload, -1, NULL};
     dispatch(ep, &m, ch);
     return 0;

@@ -14,12 +14,22 @@
  * when MPI is done with a payload it sent straight from the source (one
  * larger than the eager size). Replies always copy, so their local
  * completion is immediate.
+ *
+ * Device memory (memkind/): a Medium or Long source inside a local device
+ * segment is staged into host memory with its class copy before it is
+ * sent (so its local completion is immediate); the transports only read
+ * host memory. A Long destination may lie in a device segment bound to
+ * the target endpoint: the shm channel copies into its import of it, or
+ * the receiver copies it in with the class (core-mpi/segment.c gives
+ * ammpi the segment's copy); the handler gets the device address.
  */
 #include "gasnet_internal.h"
 #include "events.h"
+#include "memkind.h"
 #include "rma.h"
 
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int from_ammpi(int rc)
@@ -138,6 +148,19 @@ static void deliver_lc(gex_Event_t *lc_opt, gasnete_op_t *op)
     if (op) *lc_opt = gasnete_event_of(op);
 }
 
+/* A payload source in a local device segment, copied into host memory
+ * (free it once sent), or NULL for host memory: one atomic load while
+ * there are no device segments. */
+static void *stage_source(const void *src, size_t nbytes, const char *call)
+{
+    gasneti_mk_t mk = nbytes ? gasneti_mk_lookup(src, nbytes) : NULL;
+    if (!mk) return NULL;
+    void *host = malloc(nbytes);
+    if (!host) gasneti_fatalerror("%s: out of memory staging %zu bytes of device memory", call, nbytes);
+    gasneti_mk_copy(NULL, host, mk, src, nbytes);
+    return host;
+}
+
 static int request(int category, gex_TM_t tm_, gex_Rank_t rank, gex_AM_Index_t handler,
                    const void *src, size_t nbytes, void *dest_addr, gex_Event_t *lc_opt,
                    gex_Flags_t flags, int numargs, va_list ap)
@@ -168,12 +191,14 @@ static int request(int category, gex_TM_t tm_, gex_Rank_t rank, gex_AM_Index_t h
     int32_t args[16];
     collect_args(ap, numargs, args);
     gasnete_pack_flush(); /* puts and gets this thread issued earlier go first */
-    ammpi_msg_t m = {category, (int)loc.gex_rank, loc.gex_ep_index, tm->ep->index, handler, src,
-                     nbytes, dest_addr, numargs, args,
-                     (flags & GEX_FLAG_IMMEDIATE) ? AMMPI_IMMEDIATE : 0, lc};
+    void *staged = stage_source(src, nbytes, call); /* sent with local completion on return */
+    ammpi_msg_t m = {category, (int)loc.gex_rank, loc.gex_ep_index, tm->ep->index, handler,
+                     staged ? staged : src, nbytes, dest_addr, numargs, args,
+                     (flags & GEX_FLAG_IMMEDIATE) ? AMMPI_IMMEDIATE : 0, staged ? NULL : lc};
     gasnetc_in_mpi++;
     rc = ammpi_request(gasnetc_ep, &m);
     gasnetc_in_mpi--;
+    free(staged);
     if (rc == AMMPI_ERR_AGAIN) {
         if (op) gasnete_op_free(op);
         return 1; /* an IMMEDIATE no-op: nothing was sent */
@@ -221,8 +246,11 @@ static int reply(int category, gex_Token_t token, gex_AM_Index_t handler, const 
     if (category != AMMPI_SHORT && (rc = check_reply_lc(call, lc_opt)) != GASNET_OK) return rc;
     int32_t args[16];
     collect_args(ap, numargs, args);
-    ammpi_msg_t m = {category, 0, 0, 0, handler, src, nbytes, dest_addr, numargs, args, 0, NULL};
+    void *staged = stage_source(src, nbytes, call);
+    ammpi_msg_t m = {category, 0, 0, 0, handler, staged ? staged : src, nbytes, dest_addr,
+                     numargs, args, 0, NULL};
     rc = ammpi_reply(tok, &m);
+    free(staged);
     return rc == AMMPI_OK ? GASNET_OK : gasneti_report(call, from_ammpi(rc), "transport error");
 }
 
@@ -496,9 +524,16 @@ static void commit(const char *call, int category, int is_reply, gex_AM_SrcDesc_
     int32_t args[16];
     collect_args(ap, numargs, args);
     sd->active = 0;
+    /* the client's buffer in device memory: its bytes now, from host memory */
+    void *staged = sd->prep.msg.src ? stage_source(sd->prep.offer, nbytes, call) : NULL;
+    if (staged) {
+        sd->prep.offer = staged;
+        sd->prep.msg.lc = NULL; /* sent with local completion on return */
+    }
     gasnetc_in_mpi++;
     ammpi_commit(&sd->prep, handler, nbytes, dest_addr, args);
     gasnetc_in_mpi--;
+    free(staged);
     deliver_lc(sd->lc_opt, sd->op);
 }
 

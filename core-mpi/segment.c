@@ -19,9 +19,11 @@
  * (offset). Binding fills this process's own entry; a publish fills the
  * peers'; destroying clears the owner's entry and its ammpi Long segment,
  * so later messages naming it are rejected instead of writing freed
- * memory. Index 0 falls back to the table only where the primordial
- * segment was not attached. One row per endpoint index in use, allocated
- * at first use: nodes x 32 bytes each.
+ * memory. A device segment's ammpi Long segment carries its class copy:
+ * Long payloads received for it are copied in with it. Index 0 falls back
+ * to the table only where the primordial segment was not attached. One
+ * row per endpoint index in use, allocated at first use: nodes x 32 bytes
+ * each.
  */
 #include "gasnet_internal.h"
 #include "rma.h"
@@ -222,6 +224,12 @@ int gex_Segment_Destroy(gex_Segment_t segment, gex_Flags_t flags)
     return GASNET_OK;
 }
 
+/* ammpi's copy into a device segment (ctx: its kind) */
+static void to_device(void *ctx, void *dst, const void *src, size_t n)
+{
+    gasneti_mk_copy(ctx, dst, NULL, src, n);
+}
+
 int gex_EP_BindSegment(gex_EP_t ep_, gex_Segment_t segment, gex_Flags_t flags)
 {
     const char *call = "gex_EP_BindSegment";
@@ -245,9 +253,12 @@ int gex_EP_BindSegment(gex_EP_t ep_, gex_Segment_t segment, gex_Flags_t flags)
     ep->segment = seg;
     seg->bound = 1;
     pthread_mutex_unlock(&ep->lock);
-    /* no Long message may land in device memory: the transport gets no
-     * segment for it, and the data paths stage instead */
+    /* Long payloads for device memory arrive in host memory: the
+     * transport copies them in with the kind's class copy */
     if (seg->kind == GEX_MK_HOST) ammpi_set_segment_at(gasnetc_ep, ep->index, seg->addr, seg->size);
+    else
+        ammpi_set_segment_copy(gasnetc_ep, ep->index, seg->addr, seg->size, to_device,
+                               gasneti_mk_import(seg->kind, call));
     gex_EP_Location_t me = {gasneti_mynode, ep->index};
     gasneti_epseg_set(me, seg->addr, seg->size, 0, -1);
     return GASNET_OK;

@@ -22,7 +22,9 @@
  * copy); a Long payload goes straight to its destination when the
  * destination segment is mapped here (the on-node fast path's table,
  * gasnet_extended.h, or a created endpoint's published segment,
- * core-mpi/segment.c), else into the entry. It publishes the entry by
+ * core-mpi/segment.c; a device segment imported here, memkind/, is
+ * written with its class copy), else into the entry (the receiver copies
+ * it out, with the class copy for a device segment: ammpi's segment copy). It publishes the entry by
  * writing its stamp (release). A request that finds no room polls until
  * there is (or returns AMMPI_ERR_AGAIN under IMMEDIATE); a reply never
  * waits: without room it is kept in a private list and written by a
@@ -45,6 +47,7 @@
  * most one copy per request received and not yet answered.
  */
 #include "gasnet_internal.h"
+#include "memkind.h"
 #include "rma.h"
 #include "shmam.h"
 
@@ -120,11 +123,19 @@ static void clear_next(ring_t *r, uint64_t end)
         __atomic_store_n(&((frame_t *)(r->data + end % ring_size))->stamp, 0, __ATOMIC_RELAXED);
 }
 
+/* A Long's payload (host memory: am.c staged a device source) to its
+ * destination mapped here, with mk's class copy for device memory. */
+static void place(void *in_place, gasneti_mk_t mk, const ammpi_msg_t *m)
+{
+    if (mk) gasneti_mk_copy(mk, in_place, NULL, m->src, m->nbytes);
+    else memcpy(in_place, m->src, m->nbytes);
+}
+
 /* With r's lock held: writes an entry holding m (len bytes of wire form;
  * or the ready wire bytes of a kept reply), if there is room; a Long's
  * payload goes to in_place first. Returns whether it did. */
 static int try_write(ring_t *r, size_t len, const ammpi_msg_t *m, int dest_ep, int is_reply,
-                     void *in_place, const void *wire)
+                     void *in_place, gasneti_mk_t mk, const void *wire)
 {
     uint64_t total = (FRAME + len + LINE - 1) & ~(uint64_t)(LINE - 1);
     uint64_t tail = r->tail;
@@ -134,7 +145,7 @@ static int try_write(ring_t *r, size_t len, const ammpi_msg_t *m, int dest_ep, i
         r->head_seen = __atomic_load_n(&r->ctl->head, __ATOMIC_ACQUIRE);
         if (ring_size - (tail - r->head_seen) < need) return 0;
     }
-    if (in_place) memcpy(in_place, m->src, m->nbytes);
+    if (in_place) place(in_place, mk, m);
     if (total > to_end) { /* wrap: the rest of the ring is skipped */
         frame_t *w = (frame_t *)(r->data + pos);
         w->total = (uint32_t)to_end;
@@ -154,13 +165,16 @@ static int try_write(ring_t *r, size_t len, const ammpi_msg_t *m, int dest_ep, i
     return 1;
 }
 
-/* Where a Long's destination is mapped here, or NULL. */
-static void *mapped(const ammpi_msg_t *m, int dest, int dest_ep)
+/* Where a Long's destination is mapped here, or NULL; *mk: the kind to
+ * copy into it with (NULL: host memory). */
+static void *mapped(const ammpi_msg_t *m, int dest, int dest_ep, gasneti_mk_t *mk)
 {
+    *mk = NULL;
     if (m->category != AMMPI_LONG || !m->nbytes) return NULL;
-    if (dest_ep != 0) { /* a created endpoint's segment published and mapped here */
+    if (dest_ep != 0) { /* a created endpoint's segment published and mapped (or imported) here */
         gex_EP_Location_t loc = {(gex_Rank_t)dest, (gex_EP_Index_t)dest_ep};
         if (!gasneti_in_seginfo(gasneti_peer_segment(loc), m->dest_addr, m->nbytes)) return NULL;
+        if (gasneti_mk_peer_is_device(loc)) return gasneti_mk_peer_local(loc, m->dest_addr, mk);
         return gasneti_peer_local(loc, m->dest_addr);
     }
     if (!gasneti_pshm) return NULL;
@@ -172,7 +186,8 @@ static void *mapped(const ammpi_msg_t *m, int dest, int dest_ep)
 
 /* Keeps a reply that found no room (len bytes of wire form): a Long's
  * payload goes to in_place now, as the source may be reused on return. */
-static void keep_reply(int dest, int dest_ep, const ammpi_msg_t *m, size_t len, void *in_place)
+static void keep_reply(int dest, int dest_ep, const ammpi_msg_t *m, size_t len, void *in_place,
+                       gasneti_mk_t mk)
 {
     pending_reply_t *p = malloc(sizeof *p + len);
     if (!p) gasneti_fatalerror("shared-memory AMs: out of memory for a %zu-byte reply", len);
@@ -180,7 +195,7 @@ static void keep_reply(int dest, int dest_ep, const ammpi_msg_t *m, size_t len, 
     p->dest = dest;
     p->dest_ep = dest_ep;
     p->len = len;
-    if (in_place) memcpy(in_place, m->src, m->nbytes);
+    if (in_place) place(in_place, mk, m);
     ammpi_wire_write(p->wire, m, dest_ep, 1, in_place != NULL);
     pthread_mutex_lock(&replies_lock);
     pending_reply_t **tail = &replies;
@@ -194,17 +209,18 @@ static int shm_send(ammpi_channel_t *ch, const ammpi_msg_t *m, int dest, int des
 {
     (void)ch;
     ring_t *r = &out[local_of[dest]];
-    void *in_place = mapped(m, dest, dest_ep);
+    gasneti_mk_t mk;
+    void *in_place = mapped(m, dest, dest_ep, &mk);
     size_t len = ammpi_wire_size(m, in_place != NULL);
     if (FRAME + len + LINE > ring_size / 2) return AMMPI_ERR_NOT_HERE; /* too big for the ring */
     int idle = 0;
     for (;;) {
         ring_lock(r);
-        int ok = try_write(r, len, m, dest_ep, is_reply, in_place, NULL);
+        int ok = try_write(r, len, m, dest_ep, is_reply, in_place, mk, NULL);
         ring_unlock(r);
         if (ok) return AMMPI_OK;
         if (is_reply) {
-            keep_reply(dest, dest_ep, m, len, in_place); /* a reply never waits */
+            keep_reply(dest, dest_ep, m, len, in_place, mk); /* a reply never waits */
             return AMMPI_OK;
         }
         if (m->flags & AMMPI_IMMEDIATE) return AMMPI_ERR_AGAIN;
@@ -220,7 +236,7 @@ static void flush_replies(void)
         pending_reply_t *p = *pp;
         ring_t *r = &out[local_of[p->dest]];
         ring_lock(r);
-        int ok = try_write(r, p->len, NULL, p->dest_ep, 1, NULL, p->wire);
+        int ok = try_write(r, p->len, NULL, p->dest_ep, 1, NULL, NULL, p->wire);
         ring_unlock(r);
         if (!ok) break; /* keep the order: later ones wait too */
         *pp = p->next;

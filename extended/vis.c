@@ -63,6 +63,14 @@
  * payload: the handler runs at the peer as a real 0-argument Medium reply.
  * The put completes once that reply is sent.
  *
+ * DEVICE MEMORY (memkind/). Local fragments may lie in this process's
+ * device segments, remote ones in a peer endpoint's bound device segment
+ * (named by a TM-pair). While this process has device segments every copy
+ * above (direct, packing, unpacking, the target's) looks both sides up
+ * and copies device memory with its class (xcopy); large pieces take
+ * gasnete_put/get, which stage device memory themselves. Host-only
+ * processes pay one load per copy loop.
+ *
  * MEMORY. A put holds nothing beyond ammpi's send buffers. A get on the AM
  * path holds a 1.2 KB record until its last reply; an armed put a 170-byte
  * record until the FETCH; the peer a 32-byte entry per pending NOTIFY.
@@ -70,6 +78,7 @@
  * sorts a copy of its regions (24 or 8 bytes each) during the call.
  */
 #include "extended.h"
+#include "memkind.h"
 #include "rma.h"
 
 #include <gasnet_vis.h>
@@ -192,17 +201,30 @@ static inline void copy_chunk(char *d, const char *s, size_t n)
     }
 }
 
+/* Whether this process has device segments (one load): only then may a
+ * fragment be device memory, and copies look both sides up. */
+static inline int any_device(void) { return __atomic_load_n(&gasneti_mk_nranges, __ATOMIC_ACQUIRE) != 0; }
+
+/* A copy where either side may be device memory (dev: any_device()):
+ * the class's copy for device memory, memcpy otherwise. */
+static inline void xcopy(char *d, const char *s, size_t n, int dev)
+{
+    if (__builtin_expect(dev, 0)) gasneti_mk_copy(gasneti_mk_lookup(d, n), d, gasneti_mk_lookup(s, n), s, n);
+    else copy_chunk(d, s, n);
+}
+
 /* Copies n bytes between the stream at c and buf (gather: into buf),
  * advancing c; returns how many did not fit before the end of c's side. */
 static size_t cur_copy(cursor_t *c, char *buf, size_t n, int gather)
 {
+    int dev = any_device();
     while (n) {
         char *a;
         size_t run = cur_run(c, &a);
         if (!run) break;
         if (run > n) run = n;
-        if (gather) copy_chunk(buf, a, run);
-        else copy_chunk(a, buf, run);
+        if (gather) xcopy(buf, a, run, dev);
+        else xcopy(a, buf, run, dev);
         cur_advance(c, run);
         buf += run;
         n -= run;
@@ -215,15 +237,16 @@ static size_t cur_copy(cursor_t *c, char *buf, size_t n, int gather)
 static void copy_strided(uintptr_t d, const vis_side_t *ds, uintptr_t s, const vis_side_t *ss)
 {
     size_t levels = ds->levels, elemsz = ds->len, ix[VIS_MAX_LEVELS] = {0};
+    int dev = any_device();
     if (levels == 0) {
-        memcpy((char *)d, (const char *)s, elemsz);
+        xcopy((char *)d, (const char *)s, elemsz, dev);
         return;
     }
     const size_t n0 = ds->count[0];
     const uintptr_t d0 = (uintptr_t)ds->stride[0], s0 = (uintptr_t)ss->stride[0];
     for (;;) {
         uintptr_t dp = d, sp = s;
-        for (size_t j = 0; j < n0; j++, dp += d0, sp += s0) copy_chunk((char *)dp, (const char *)sp, elemsz);
+        for (size_t j = 0; j < n0; j++, dp += d0, sp += s0) xcopy((char *)dp, (const char *)sp, elemsz, dev);
         size_t k = 1;
         for (; k < levels; k++) {
             d += (uintptr_t)ds->stride[k];
@@ -248,11 +271,12 @@ static void copy_sides(const vis_side_t *dst, uintptr_t dshift, const vis_side_t
     cursor_t d, s;
     cur_init(&d, dst, dshift);
     cur_init(&s, src, sshift);
+    int dev = any_device();
     while (total) {
         char *da, *sa;
         size_t n = cur_run(&d, &da), m = cur_run(&s, &sa);
         if (m < n) n = m;
-        memcpy(da, sa, n);
+        xcopy(da, sa, n, dev);
         cur_advance(&d, n);
         cur_advance(&s, n);
         total -= n;
@@ -653,7 +677,7 @@ static void packet_add(packet_t *p, int fmt, char *ra, const char *la, size_t n)
         }
     }
     if (la) {
-        memcpy(p->buf + p->used, la, n);
+        xcopy(p->buf + p->used, la, n, any_device());
         p->used += n;
     }
     p->data += n;
@@ -917,9 +941,10 @@ static void put_h(ammpi_token_t tok, void *buf, size_t n, int32_t fmt, int32_t t
     } else {
         char *addr;
         const char *data;
+        int dev = any_device();
         for (size_t len; (len = wire_next(&w, &addr, &data));) {
             check_piece(&w, seg, addr, len);
-            memcpy(addr, data, len);
+            xcopy(addr, data, len, dev);
         }
     }
     gasnete_am_reply(tok, AMMPI_SHORT, H_ACK, NULL, 0, NULL, 2, t_hi, t_lo);
@@ -946,9 +971,10 @@ static void get_h(ammpi_token_t tok, void *buf, size_t n, int32_t fmt, int32_t r
         check_section(&w, seg);
         cur_copy(&w.cur, out, total, 1);
     }
+    int dev = any_device();
     for (size_t len; fmt == FMT_VEC && (len = wire_next(&w, &addr, &unused));) {
         check_piece(&w, seg, addr, len);
-        memcpy(out, addr, len);
+        xcopy(out, addr, len, dev);
         out += len;
     }
     int32_t args[6] = {r_hi, r_lo, i_hi, i_lo, o_hi, o_lo};

@@ -22,12 +22,28 @@
  *                 allocate their device segment, odd ranks bring their own.
  *   ex_mk segs    gex_Segment_Create with a device kind: bad arguments, and
  *                 create/bind/publish/destroy on a fresh endpoint per round
+ *   ex_mk long    Long requests and replies between every pair of ranks
+ *                 (itself included) into device segments of created
+ *                 endpoints, named by TM-pairs, from host or device memory,
+ *                 every lc_opt form and Prepare/Commit, sizes 1 to
+ *                 gex_AM_MaxRequestLong (gex_AM_MaxReplyLong): the handler
+ *                 reads the payload in place with the class copy
+ *   ex_mk long_bad
+ *                 a Long request past the end of a device segment: the
+ *                 call refuses it, naming the range and the segment
+ *   ex_mk vis [rounds [seed]]
+ *                 random vector, indexed and strided puts and gets
+ *                 (Blocking, NB, NBI) with each side in host or device
+ *                 memory, to every rank in turn, small (packed) and large
+ *                 fragments, checked byte by byte against a reference
  *
  * Device memory is read and written only through the class's copies
  * (tests/mk_test.h).
  */
 #include "ex_test.h"
 #include "mk_test.h"
+
+#include <gasnet_vis.h>
 
 static ex_ctx_t c;
 
@@ -169,6 +185,7 @@ static void test_touch(void)
 #define SLOT (4 * PIECE)
 
 typedef struct {
+    size_t slot;     /* bytes per rank in the segments below */
     gex_MK_t kind;
     gex_EP_t ep;
     gex_Segment_t seg;
@@ -179,11 +196,12 @@ typedef struct {
 } rig_t;
 static rig_t g;
 
-static void rig_up(void)
+static void rig_up(size_t slot, gex_EP_Capabilities_t caps)
 {
-    size_t len = (c.n + 1) * (size_t)SLOT;
+    g.slot = slot;
+    size_t len = (c.n + 1) * slot;
     g.kind = emulated_kind();
-    CHECK_OK(gex_EP_Create(&g.ep, c.client, GEX_EP_CAPABILITY_RMA, 0));
+    CHECK_OK(gex_EP_Create(&g.ep, c.client, caps, 0));
     CHECK(gex_EP_QueryIndex(g.ep) != 0, "a created endpoint has a non-zero index");
     if (c.me % 2) {
         g.client_mem = gasneti_mk_test_alloc(g.kind, len);
@@ -197,15 +215,15 @@ static void rig_up(void)
     CHECK_OK(gex_EP_BindSegment(g.ep, g.seg, 0));
     CHECK_OK(gex_EP_PublishBoundSegment(c.tm, &g.ep, 1, 0));
     g.host = gex_Segment_QueryAddr(c.seg);
-    g.buf = malloc(SLOT);
-    g.chk = malloc(SLOT);
+    g.buf = malloc(slot);
+    g.chk = malloc(slot);
 }
 
 static void rig_down(void)
 {
     ex_barrier(c.tm);
     CHECK_OK(gex_Segment_Destroy(g.seg, 0));
-    if (g.client_mem) gasneti_mk_test_free(g.kind, g.client_mem, (c.n + 1) * (size_t)SLOT);
+    if (g.client_mem) gasneti_mk_test_free(g.kind, g.client_mem, (c.n + 1) * g.slot);
     gex_MK_Destroy(g.kind, 0);
     free(g.buf);
     free(g.chk);
@@ -222,7 +240,7 @@ static gex_TM_t remote(int dev, gex_Rank_t r, char **slot, gex_Rank_t writer)
     void *base = NULL;
     uintptr_t size = 0;
     CHECK(gex_Segment_QueryBound(pair, r, &base, NULL, &size) == 0, "rank %u's device segment is known", r);
-    *slot = (char *)base + writer * (size_t)SLOT;
+    *slot = (char *)base + writer * g.slot;
     return pair;
 }
 
@@ -301,7 +319,7 @@ static void test_rma(int quick)
     static const size_t few[] = {7, PIECE + 1, 3 * PIECE + 17};
     const size_t *sizes = quick ? few : all;
     size_t nsizes = quick ? EX_NELEM(few) : EX_NELEM(all);
-    rig_up();
+    rig_up(SLOT, GEX_EP_CAPABILITY_RMA);
     unsigned round = 1;
     for (size_t i = 0; i < nsizes; i++)
         for (int form = 0; form < 3; form++)
@@ -312,6 +330,484 @@ static void test_rma(int quick)
                 }
     rig_down();
     MSG0("ex_mk rma: ok (%u rounds)", round - 1);
+}
+
+/* ---- Long AMs into device segments (seed 003 §4: a bound segment "makes
+ * that memory remotely accessible, such as via RMA and AM Long operations")
+ *
+ * Every rank sends to every rank (itself included) through the TM-pair of
+ * its device-bound endpoint: Long requests, and Long replies to a Short
+ * request, into its slot of the peer's device segment, from a host buffer
+ * or from its own device segment, with every local-completion form and
+ * the negotiated-payload calls. The handler must find the payload in
+ * place: it reads it there with the class copy, and records what it saw.
+ * Bytes just past the payload must stay as they were. */
+
+#define GUARD 64
+typedef struct {
+    int runs, addr_ok;
+    size_t n, bad;
+} got_t;
+static got_t *got;  /* by sender: what the handler saw */
+static int ngot;    /* handlers run (atomic) */
+static gex_AM_Index_t h_req, h_ask, h_rep;
+static unsigned char *lsrc; /* host source: pattern seed_of(round, me) */
+
+static char *scratch(void) { return g.dev + c.n * g.slot; } /* device source, the same pattern */
+
+static uintptr_t arg_addr(gex_AM_Arg_t hi, gex_AM_Arg_t lo)
+{
+    return ((uintptr_t)(uint32_t)hi << 32) | (uint32_t)lo;
+}
+
+/* In a handler: what arrived at buf, read with the class copy. */
+static void record(gex_Token_t t, void *buf, size_t n, unsigned seed, uintptr_t want)
+{
+    gex_Token_Info_t info;
+    gex_Token_Info(t, &info, GEX_TI_SRCRANK);
+    got_t *r = &got[info.gex_srcrank];
+    r->runs++;
+    r->n = n;
+    r->addr_ok = (uintptr_t)buf == want;
+    unsigned char *tmp = malloc(n + 1);
+    memset(tmp, 0, n + 1);
+    if (r->addr_ok) gasneti_mk_test_copy(GEX_MK_HOST, tmp, g.kind, buf, n);
+    r->bad = ex_verify(tmp, n, seed);
+    free(tmp);
+    __atomic_fetch_add(&ngot, 1, __ATOMIC_RELEASE);
+}
+
+static void long_req_h(gex_Token_t t, void *buf, size_t n, gex_AM_Arg_t seed, gex_AM_Arg_t hi,
+                       gex_AM_Arg_t lo)
+{
+    record(t, buf, n, (unsigned)seed, arg_addr(hi, lo));
+}
+
+static void long_rep_h(gex_Token_t t, void *buf, size_t n, gex_AM_Arg_t seed, gex_AM_Arg_t hi,
+                       gex_AM_Arg_t lo)
+{
+    record(t, buf, n, (unsigned)seed, arg_addr(hi, lo));
+}
+
+/* Replies with n bytes of this rank's pattern (seed) to the requester's
+ * address (hi, lo): from host or device memory (dev), by ReplyLong, or
+ * Prepare/Commit with the client's buffer or GASNet's (form 0, 1, 2). */
+static void ask_h(gex_Token_t t, gex_AM_Arg_t seed, gex_AM_Arg_t n_, gex_AM_Arg_t dev,
+                  gex_AM_Arg_t form, gex_AM_Arg_t hi, gex_AM_Arg_t lo)
+{
+    size_t n = (size_t)(uint32_t)n_;
+    void *dest = (void *)arg_addr(hi, lo);
+    const void *src = dev ? (const void *)scratch() : (const void *)lsrc;
+    if (form == 0) {
+        CHECK_OK(gex_AM_ReplyLong3(t, h_rep, src, n, dest, GEX_EVENT_NOW, 0, seed, hi, lo));
+        return;
+    }
+    gex_AM_SrcDesc_t sd = gex_AM_PrepareReplyLong(t, form == 1 ? src : NULL, n, n, dest,
+                                                  form == 1 ? GEX_EVENT_NOW : NULL, 0, 3);
+    CHECK(sd != GEX_AM_SRCDESC_NO_OP && gex_AM_SrcDescSize(sd) >= n, "PrepareReplyLong of %zu", n);
+    if (form == 2) ex_fill(gex_AM_SrcDescAddr(sd), n, (unsigned)seed);
+    gex_AM_CommitReplyLong3(sd, h_rep, n, dest, seed, hi, lo);
+}
+
+/* Sends n bytes of this rank's pattern to rank r's address dest: forms 0-2
+ * RequestLong with lc_opt NOW, an event, GROUP; 3 and 4 Prepare/Commit
+ * with the client's buffer or GASNet's (host). */
+static void send_long(gex_TM_t pair, gex_Rank_t r, int dev, int form, char *dest, size_t n,
+                      unsigned seed)
+{
+    const void *src = dev ? (const void *)scratch() : (const void *)lsrc;
+    gex_AM_Arg_t hi = (gex_AM_Arg_t)((uintptr_t)dest >> 32), lo = (gex_AM_Arg_t)(uintptr_t)dest;
+    if (form == 0) {
+        CHECK_OK(gex_AM_RequestLong3(pair, r, h_req, src, n, dest, GEX_EVENT_NOW, 0, seed, hi, lo));
+    } else if (form == 1) {
+        gex_Event_t lc;
+        CHECK_OK(gex_AM_RequestLong3(pair, r, h_req, src, n, dest, &lc, 0, seed, hi, lo));
+        gex_Event_Wait(lc);
+    } else if (form == 2) {
+        CHECK_OK(gex_AM_RequestLong3(pair, r, h_req, src, n, dest, GEX_EVENT_GROUP, 0, seed, hi, lo));
+        gex_NBI_Wait(GEX_EC_AM, 0);
+    } else {
+        gex_AM_SrcDesc_t sd = gex_AM_PrepareRequestLong(pair, r, form == 3 ? src : NULL, n, n, dest,
+                                                        form == 3 ? GEX_EVENT_NOW : NULL, 0, 3);
+        CHECK(sd != GEX_AM_SRCDESC_NO_OP && gex_AM_SrcDescSize(sd) >= n, "PrepareRequestLong of %zu", n);
+        if (form == 4) ex_fill(gex_AM_SrcDescAddr(sd), n, seed);
+        gex_AM_CommitRequestLong3(sd, h_req, n, dest, seed, hi, lo);
+    }
+}
+
+/* After a phase: every rank's handler ran once here, with what it sent. */
+static void check_arrivals(const char *what, size_t n, unsigned round)
+{
+    int idle = 0;
+    while (__atomic_load_n(&ngot, __ATOMIC_ACQUIRE) < (int)c.n) {
+        gasnet_AMPoll();
+        if (++idle > 1000) sched_yield();
+    }
+    for (gex_Rank_t w = 0; w < c.n; w++) {
+        got_t *r = &got[w];
+        char *slot = g.dev + w * g.slot;
+        char w2[200];
+        snprintf(w2, sizeof w2, "%s of %zu bytes from rank %u", what, n, w);
+        CHECK(r->runs == 1 && r->n == n && r->addr_ok && r->bad == n,
+              "%s: handler ran %d times, saw %zu bytes, %s address, first bad byte %zu", w2,
+              r->runs, r->n, r->addr_ok ? "the right" : "a wrong", r->bad);
+        check_pattern(1, slot, n, seed_of(round, w), w2);
+        snprintf(w2, sizeof w2, "%s: the bytes after it", what);
+        check_pattern(1, slot + n, GUARD, 999 + round, w2);
+    }
+}
+
+/* Before a phase: the sources hold seed_of(round, me); every slot of my
+ * device segment a guard pattern past n (its start is overwritten). */
+static void prepare_phase(size_t n, unsigned round)
+{
+    ex_fill(lsrc, n, seed_of(round, c.me));
+    gasneti_mk_test_copy(g.kind, scratch(), GEX_MK_HOST, lsrc, n);
+    for (gex_Rank_t w = 0; w < c.n; w++) put_pattern(1, g.dev + w * g.slot + n, GUARD, 999 + round);
+    memset(got, 0, c.n * sizeof *got);
+    __atomic_store_n(&ngot, 0, __ATOMIC_RELEASE);
+    ex_barrier(c.tm);
+}
+
+static void test_long(void)
+{
+    gex_TM_t pair0 = GEX_TM_INVALID;
+    size_t maxreq = gex_AM_MaxRequestLong(c.tm, GEX_RANK_INVALID, NULL, 0, 3);
+    rig_up((maxreq + GUARD + 4095) / 4096 * 4096, GEX_EP_CAPABILITY_ALL);
+    pair0 = gex_TM_Pair(g.ep, gex_EP_QueryIndex(g.ep));
+    size_t maxrep = gex_AM_MaxReplyLong(pair0, GEX_RANK_INVALID, NULL, 0, 3);
+    CHECK(gex_AM_MaxRequestLong(pair0, GEX_RANK_INVALID, NULL, 0, 3) == maxreq, "TM-pair limits");
+    gex_AM_Entry_t table[] = {
+        {0, (gex_AM_Fn_t)long_req_h, GEX_FLAG_AM_LONG | GEX_FLAG_AM_REQUEST, 3, NULL, "long_req"},
+        {0, (gex_AM_Fn_t)ask_h, GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, 6, NULL, "ask"},
+        {0, (gex_AM_Fn_t)long_rep_h, GEX_FLAG_AM_LONG | GEX_FLAG_AM_REPLY, 3, NULL, "long_rep"}};
+    CHECK_OK(gex_EP_RegisterHandlers(g.ep, table, EX_NELEM(table)));
+    h_req = table[0].gex_index;
+    h_ask = table[1].gex_index;
+    h_rep = table[2].gex_index;
+    got = calloc(c.n, sizeof *got);
+    lsrc = malloc(maxreq);
+    ex_barrier(c.tm);
+
+    const size_t sizes[] = {1, 4096, 4097, 65000, 65001, 300000, maxreq};
+    unsigned round = 1, nreq = 0, nrep = 0;
+    for (size_t i = 0; i < EX_NELEM(sizes); i++)
+        for (int dev = 0; dev < 2; dev++, round++) {
+            /* requests: each rank into its slot of every rank's device segment */
+            size_t n = sizes[i];
+            int form = (int)((round + c.me) % 5);
+            size_t gasnet_max = gex_AM_MaxRequestLong(pair0, 0, NULL, GEX_FLAG_AM_PREPARE_LEAST_ALLOC, 3);
+            if (form == 4 && (dev || n > gasnet_max)) form = 3; /* GASNet's buffer is host memory */
+            prepare_phase(n, round);
+            for (gex_Rank_t k = 0; k < c.n; k++) {
+                gex_Rank_t r = (c.me + k) % c.n;
+                char *slot;
+                gex_TM_t pair = remote(1, r, &slot, c.me);
+                send_long(pair, r, dev, form, slot, n, seed_of(round, c.me));
+                nreq++;
+            }
+            char what[120];
+            snprintf(what, sizeof what, "Long request (form %d, %s source)", form, dev ? "device" : "host");
+            check_arrivals(what, n, round);
+            ex_barrier(c.tm);
+
+            /* replies: each rank asks every rank for a reply into its own slot */
+            n = sizes[i] < maxrep ? sizes[i] : maxrep;
+            round++;
+            form = (int)((round + c.me) % 3);
+            prepare_phase(n, round);
+            for (gex_Rank_t k = 0; k < c.n; k++) {
+                gex_Rank_t r = (c.me + k) % c.n;
+                char *mine = g.dev + r * g.slot;
+                int f = form == 2 && dev ? 1 : form;
+                gex_TM_t pair = gex_TM_Pair(g.ep, gex_EP_QueryIndex(g.ep));
+                CHECK_OK(gex_AM_RequestShort6(pair, r, h_ask, 0, seed_of(round, r), (gex_AM_Arg_t)n, dev,
+                                              f, (gex_AM_Arg_t)((uintptr_t)mine >> 32),
+                                              (gex_AM_Arg_t)(uintptr_t)mine));
+                nrep++;
+            }
+            snprintf(what, sizeof what, "Long reply (form %d, %s source)", form, dev ? "device" : "host");
+            check_arrivals(what, n, round);
+            ex_barrier(c.tm);
+        }
+    free(got);
+    free(lsrc);
+    rig_down();
+    MSG0("ex_mk long: ok (%u requests, %u replies per rank, up to %zu and %zu bytes)", nreq, nrep,
+         maxreq, maxrep);
+}
+
+/* A Long into a device segment past its end: the usual refusal. */
+static void test_long_bad(void)
+{
+    rig_up(SLOT, GEX_EP_CAPABILITY_ALL);
+    gex_AM_Entry_t e = {0, (gex_AM_Fn_t)long_req_h, GEX_FLAG_AM_LONG | GEX_FLAG_AM_REQUEST, 3, NULL, "long_req"};
+    CHECK_OK(gex_EP_RegisterHandlers(g.ep, &e, 1));
+    ex_barrier(c.tm);
+    if (c.me == 0) {
+        gex_TM_t pair = gex_TM_Pair(g.ep, gex_EP_QueryIndex(g.ep));
+        void *base = NULL;
+        uintptr_t size = 0;
+        CHECK(gex_Segment_QueryBound(pair, 1, &base, NULL, &size) == 0, "published");
+        char buf[100] = {0};
+        int rc = gex_AM_RequestLong3(pair, 1, e.gex_index, buf, sizeof buf, (char *)base + size - 10,
+                                     GEX_EVENT_NOW, 0, 0, 0, 0);
+        printf("ex_mk long_bad: returned %s\n", gasnet_ErrorName(rc));
+        fflush(stdout);
+    }
+    ex_barrier(c.tm);
+    rig_down();
+}
+
+/* ---- VIS with device memory: random vector, indexed and strided puts
+ * and gets, each side in host or device memory (the remote side in the
+ * peer's primordial segment or in the device segment of its created
+ * endpoint, through the TM-pair), to every rank in turn, itself included.
+ * Each rank works in its own slot of each peer, so ranks need not wait
+ * for each other. The result is checked byte by byte against a reference
+ * made by applying the same fragments to host copies; the remote side is
+ * set and read back with contiguous RMA (tested by "rma"). */
+
+typedef struct {
+    size_t off, len;
+} frag_t;
+typedef struct {
+    frag_t *f;
+    size_t n, cap;
+} frags_t;
+
+static uint64_t rnd_state;
+static size_t rnd(size_t bound) /* uniform enough in [0, bound) */
+{
+    rnd_state = rnd_state * 6364136223846793005ull + 1442695040888963407ull;
+    return bound ? (size_t)((rnd_state >> 17) % bound) : 0;
+}
+
+static void frag_add(frags_t *fs, size_t off, size_t len)
+{
+    if (fs->n == fs->cap) {
+        fs->cap = fs->cap ? 2 * fs->cap : 64;
+        fs->f = realloc(fs->f, fs->cap * sizeof *fs->f);
+        CHECK(fs->f != NULL, "out of memory");
+    }
+    fs->f[fs->n++] = (frag_t){off, len};
+}
+
+static void frag_shuffle(frags_t *fs)
+{
+    for (size_t i = fs->n; i > 1; i--) {
+        size_t j = rnd(i);
+        frag_t t = fs->f[i - 1];
+        fs->f[i - 1] = fs->f[j];
+        fs->f[j] = t;
+    }
+}
+
+/* Up to k disjoint fragments of [0, R), lengths 1..maxlen (each len when
+ * fixed), in random order; returns their total. */
+static size_t gen_disjoint(frags_t *fs, size_t k, size_t R, size_t maxlen, size_t fixed)
+{
+    size_t pos = 0, total = 0;
+    for (size_t i = 0; i < k; i++) {
+        size_t gap = rnd(3) ? rnd(64) : 0, len = fixed ? fixed : 1 + rnd(maxlen);
+        if (pos + gap + len > R) break;
+        frag_add(fs, pos + gap, len);
+        pos += gap + len;
+        total += len;
+    }
+    frag_shuffle(fs);
+    return total;
+}
+
+/* Fragments of [0, R) anywhere (they may overlap) adding up to total:
+ * lengths 1..maxlen, or each len when fixed. */
+static void gen_any(frags_t *fs, size_t total, size_t R, size_t maxlen, size_t fixed)
+{
+    while (total) {
+        size_t len = fixed ? fixed : 1 + rnd(maxlen < total ? maxlen : total);
+        frag_add(fs, rnd(R - len + 1), len);
+        total -= len;
+    }
+}
+
+/* The chunks of a strided section at offset base, in stream order. */
+static void expand_strided(frags_t *fs, size_t base, const ptrdiff_t *stride, size_t elemsz,
+                           const size_t *count, size_t levels)
+{
+    size_t ix[4] = {0}, chunks = 1;
+    for (size_t k = 0; k < levels; k++) chunks *= count[k];
+    for (size_t i = 0; i < chunks; i++) {
+        ptrdiff_t off = (ptrdiff_t)base;
+        for (size_t k = 0; k < levels; k++) off += (ptrdiff_t)ix[k] * stride[k];
+        frag_add(fs, (size_t)off, elemsz);
+        for (size_t k = 0; k < levels && ++ix[k] == count[k]; k++) ix[k] = 0;
+    }
+}
+
+/* Strides for a section of count chunks of elemsz bytes within [0, R)
+ * from offset 0: disjoint chunks (dst) or any, zero strides included
+ * (src). Returns the extent, or 0 when it does not fit. */
+static size_t gen_strides(ptrdiff_t *stride, size_t elemsz, const size_t *count, size_t levels,
+                          int disjoint, size_t R)
+{
+    size_t extent = elemsz, span = elemsz; /* span: what level k must clear to stay disjoint */
+    for (size_t k = 0; k < levels; k++) {
+        size_t st = !disjoint && !rnd(6) ? 0 : span + (rnd(2) ? rnd(40) : 0);
+        stride[k] = (ptrdiff_t)st;
+        extent += st * (count[k] - 1);
+        span = st * count[k] > span ? st * count[k] : span;
+        if (extent > R) return 0;
+    }
+    return extent;
+}
+
+static void write_mem(int dev, void *p, const void *host, size_t n)
+{
+    if (dev) gasneti_mk_test_copy(g.kind, p, GEX_MK_HOST, host, n);
+    else memcpy(p, host, n);
+}
+static void read_mem(int dev, void *host, const void *p, size_t n)
+{
+    if (dev) gasneti_mk_test_copy(GEX_MK_HOST, host, g.kind, p, n);
+    else memcpy(host, p, n);
+}
+
+static void test_vis(unsigned rounds, unsigned seed)
+{
+    const size_t R = SLOT;
+    rig_up(SLOT, GEX_EP_CAPABILITY_ALL);
+    rnd_state = seed * 1000003ull + c.me;
+    unsigned char *lhost = malloc(R), *src = malloc(R), *ref = malloc(R), *out = malloc(R),
+                  *stream = malloc(R);
+    frags_t dfr = {0}, sfr = {0};
+    gex_Memvec_t *dvec = NULL, *svec = NULL;
+    void **didx = NULL, **sidx = NULL;
+    size_t vcap = 0;
+    unsigned counts[3] = {0};
+    for (unsigned round = 0; round < rounds; round++) {
+        unsigned comb = round % 24;
+        int is_get = comb & 1, ldev = (comb >> 1) & 1, rdev = (comb >> 2) & 1, api = (int)(comb / 8);
+        int form = (int)rnd(3);
+        size_t maxlen = rnd(3) ? 1 + rnd(300) : 1 + rnd(40000); /* packed, or large pieces too */
+        gex_Rank_t r = (c.me + round / 24) % c.n;
+        char *rbase;
+        gex_TM_t tm = remote(rdev, r, &rbase, c.me);
+        char *lbase = ldev ? scratch() : (char *)lhost;
+        dfr.n = sfr.n = 0;
+        /* the fragments, as offsets into the destination and source regions */
+        size_t total = 0, dlen = 0, slen = 0, elemsz = 0, count[4] = {0}, levels = 0;
+        ptrdiff_t dstride[4], sstride[4];
+        if (api == 0) {
+            total = gen_disjoint(&dfr, 1 + rnd(200), R, maxlen, 0);
+            gen_any(&sfr, total, R, maxlen, 0);
+        } else if (api == 1) {
+            dlen = 1 + rnd(maxlen < 4096 ? maxlen : 4096);
+            total = gen_disjoint(&dfr, 1 + rnd(100), R, 0, dlen);
+            size_t k = dfr.n;
+            slen = dlen % 2 == 0 && rnd(2) ? dlen / 2 : k % 2 == 0 && rnd(2) ? 2 * dlen : dlen;
+            gen_any(&sfr, total, R, 0, slen);
+        } else {
+            for (;;) {
+                levels = rnd(4);
+                elemsz = 1 + rnd(rnd(2) ? 16 : maxlen);
+                for (size_t k = 0; k < levels; k++) count[k] = 1 + rnd(k == 0 ? 12 : 5);
+                size_t de = gen_strides(dstride, elemsz, count, levels, 1, R);
+                size_t se = gen_strides(sstride, elemsz, count, levels, 0, R);
+                if (de && se) break;
+            }
+            expand_strided(&dfr, 0, dstride, elemsz, count, levels);
+            expand_strided(&sfr, 0, sstride, elemsz, count, levels);
+            total = dfr.n * elemsz;
+        }
+        /* the source region holds a pattern, the destination a background */
+        unsigned sseed = round * 3 + 1, bseed = round * 3 + 2;
+        ex_fill(src, R, sseed);
+        ex_fill(ref, R, bseed);
+        if (is_get) {
+            CHECK_OK(gex_RMA_PutBlocking(tm, r, rbase, src, R, 0));
+            write_mem(ldev, lbase, ref, R);
+        } else {
+            write_mem(ldev, lbase, src, R);
+            CHECK_OK(gex_RMA_PutBlocking(tm, r, rbase, ref, R, 0));
+        }
+        /* the reference: the source stream scattered over the background */
+        size_t at = 0;
+        for (size_t i = 0; i < sfr.n; at += sfr.f[i].len, i++) memcpy(stream + at, src + sfr.f[i].off, sfr.f[i].len);
+        at = 0;
+        for (size_t i = 0; i < dfr.n; at += dfr.f[i].len, i++) memcpy(ref + dfr.f[i].off, stream + at, dfr.f[i].len);
+        CHECK(at == total, "fragments add up");
+        char *dbase = is_get ? lbase : rbase, *sbase = is_get ? rbase : lbase;
+        if (dfr.n > vcap || sfr.n > vcap) {
+            vcap = dfr.n > sfr.n ? dfr.n : sfr.n;
+            dvec = realloc(dvec, vcap * sizeof *dvec);
+            svec = realloc(svec, vcap * sizeof *svec);
+            didx = realloc(didx, vcap * sizeof *didx);
+            sidx = realloc(sidx, vcap * sizeof *sidx);
+            CHECK(dvec && svec && didx && sidx, "out of memory");
+        }
+        for (size_t i = 0; i < dfr.n; i++) {
+            dvec[i] = (gex_Memvec_t){dbase + dfr.f[i].off, dfr.f[i].len};
+            didx[i] = dbase + dfr.f[i].off;
+        }
+        for (size_t i = 0; i < sfr.n; i++) {
+            svec[i] = (gex_Memvec_t){sbase + sfr.f[i].off, sfr.f[i].len};
+            sidx[i] = sbase + sfr.f[i].off;
+        }
+        gex_Event_t ev = GEX_EVENT_INVALID;
+        if (api == 0 && !is_get) {
+            if (form == 0) CHECK_OK(gex_VIS_VectorPutBlocking(tm, r, dfr.n, dvec, sfr.n, svec, 0));
+            else if (form == 1) ev = gex_VIS_VectorPutNB(tm, r, dfr.n, dvec, sfr.n, svec, 0);
+            else CHECK_OK(gex_VIS_VectorPutNBI(tm, r, dfr.n, dvec, sfr.n, svec, 0));
+        } else if (api == 0) {
+            if (form == 0) CHECK_OK(gex_VIS_VectorGetBlocking(tm, dfr.n, dvec, r, sfr.n, svec, 0));
+            else if (form == 1) ev = gex_VIS_VectorGetNB(tm, dfr.n, dvec, r, sfr.n, svec, 0);
+            else CHECK_OK(gex_VIS_VectorGetNBI(tm, dfr.n, dvec, r, sfr.n, svec, 0));
+        } else if (api == 1 && !is_get) {
+            if (form == 0) CHECK_OK(gex_VIS_IndexedPutBlocking(tm, r, dfr.n, didx, dlen, sfr.n, sidx, slen, 0));
+            else if (form == 1) ev = gex_VIS_IndexedPutNB(tm, r, dfr.n, didx, dlen, sfr.n, sidx, slen, 0);
+            else CHECK_OK(gex_VIS_IndexedPutNBI(tm, r, dfr.n, didx, dlen, sfr.n, sidx, slen, 0));
+        } else if (api == 1) {
+            if (form == 0) CHECK_OK(gex_VIS_IndexedGetBlocking(tm, dfr.n, didx, dlen, r, sfr.n, sidx, slen, 0));
+            else if (form == 1) ev = gex_VIS_IndexedGetNB(tm, dfr.n, didx, dlen, r, sfr.n, sidx, slen, 0);
+            else CHECK_OK(gex_VIS_IndexedGetNBI(tm, dfr.n, didx, dlen, r, sfr.n, sidx, slen, 0));
+        } else if (!is_get) {
+            if (form == 0) CHECK_OK(gex_VIS_StridedPutBlocking(tm, r, dbase, dstride, sbase, sstride, elemsz, count, levels, 0));
+            else if (form == 1) ev = gex_VIS_StridedPutNB(tm, r, dbase, dstride, sbase, sstride, elemsz, count, levels, 0);
+            else CHECK_OK(gex_VIS_StridedPutNBI(tm, r, dbase, dstride, sbase, sstride, elemsz, count, levels, 0));
+        } else {
+            if (form == 0) CHECK_OK(gex_VIS_StridedGetBlocking(tm, dbase, dstride, r, sbase, sstride, elemsz, count, levels, 0));
+            else if (form == 1) ev = gex_VIS_StridedGetNB(tm, dbase, dstride, r, sbase, sstride, elemsz, count, levels, 0);
+            else CHECK_OK(gex_VIS_StridedGetNBI(tm, dbase, dstride, r, sbase, sstride, elemsz, count, levels, 0));
+        }
+        if (form == 1) gex_Event_Wait(ev);
+        if (form == 2) gex_NBI_Wait(GEX_EC_ALL, 0);
+        /* the whole destination region, against the reference */
+        if (is_get) read_mem(ldev, out, lbase, R);
+        else CHECK_OK(gex_RMA_GetBlocking(tm, out, r, rbase, R, 0));
+        size_t bad = 0;
+        while (bad < R && out[bad] == ref[bad]) bad++;
+        static const char *apis[] = {"Vector", "Indexed", "Strided"};
+        CHECK(bad == R, "round %u: %s%s to rank %u (local %s, remote %s, %zu + %zu fragments, %zu "
+              "bytes, form %d): byte %zu of the destination is %u, expected %u", round, apis[api],
+              is_get ? "Get" : "Put", r, ldev ? "device" : "host", rdev ? "device" : "host", dfr.n,
+              sfr.n, total, form, bad, out[bad], ref[bad]);
+        counts[api]++;
+    }
+    ex_barrier(c.tm);
+    free(dfr.f);
+    free(sfr.f);
+    free(dvec);
+    free(svec);
+    free(didx);
+    free(sidx);
+    free(lhost);
+    free(src);
+    free(ref);
+    free(out);
+    free(stream);
+    rig_down();
+    MSG0("ex_mk vis: ok (%u rounds per rank: %u vector, %u indexed, %u strided)", rounds, counts[0],
+         counts[1], counts[2]);
 }
 
 /* gex_Segment_Create with a device kind: bad input, then create, bind,
@@ -373,6 +869,10 @@ int main(int argc, char **argv)
         printf("ex_mk destroy_bad: returned\n");
     } else if (!strcmp(mode, "rma")) test_rma(argc > 2 && !strcmp(argv[2], "quick"));
     else if (!strcmp(mode, "segs")) test_segs();
+    else if (!strcmp(mode, "long")) test_long();
+    else if (!strcmp(mode, "long_bad")) test_long_bad();
+    else if (!strcmp(mode, "vis"))
+        test_vis(argc > 2 ? (unsigned)atoi(argv[2]) : 96, argc > 3 ? (unsigned)atoi(argv[3]) : 1);
     else CHECK(0, "unknown mode %s", mode);
     gasnet_exit(0);
     return 0;

@@ -846,16 +846,26 @@ fi
 # either end (every combination, Blocking/NB/NBI, sizes across the
 # 64960-byte staging piece, loopback included) over shm (neighbours import
 # the device segments), the AM path through shared-memory AMs and through
-# MPI; device segment bad input and create/destroy in a loop. Other
-# flavours than opt run a quick part; ThreadSanitizer one PAR run.
+# MPI; device segment bad input and create/destroy in a loop. Long
+# requests and replies into device segments (host and device sources, up
+# to gex_AM_MaxRequestLong) and random VIS puts and gets with device
+# fragments, over the same paths; a Long past a device segment's end is
+# refused. Other flavours than opt run a quick part; ThreadSanitizer PAR
+# runs of rma, long and vis.
 if [ "$FLAVOR" = tsan ]; then
     t ex_mk_rma_par 2 -g 'ex_mk rma: ok' -- $B/tests/par/ex_mk rma quick
+    t ex_mk_long_par 2 -g 'ex_mk long: ok' -- $B/tests/par/ex_mk long
+    t ex_mk_vis_par 2 -g 'ex_mk vis: ok' -- $B/tests/par/ex_mk vis 48
 else
     cuda=()
     if grep -q 'GASNET_HAVE_MK_CLASS_CUDA_UVA 1' $B/include/gasnet_config.h; then
         cuda=(-g 'gex_MK_Create on node 0: the CUDA_UVA class is unavailable: .*(libcuda|cuInit|device)')
     fi
     t ex_mk_args 2 "${cuda[@]}" -g 'ex_mk args: ok' -- $B/tests/seq/ex_mk args
+    bad=()
+    [ "$FLAVOR" = debug ] && bad=(-x nonzero) # the debug build stops at the refusal
+    t ex_mk_long_bad 2 "${bad[@]}" -g 'gex_AM_RequestLong.*destination .* lies outside node 1' \
+        -- $B/tests/seq/ex_mk long_bad
     if [ $FULL = 1 ]; then
         stub=$(ls /usr/local/cuda/lib64/stubs/libcuda.so 2>/dev/null || true)
         if [ ${#cuda[@]} != 0 ] && [ -n "$stub" ]; then
@@ -875,15 +885,29 @@ else
         t ex_mk_rma_am_par 2 "${AM[@]}" -e GASNET_VERBOSEENV=yes -g 'ex_mk rma: ok' -G 'mapped here' \
             -- $B/tests/par/ex_mk rma
         t ex_mk_rma_mpi 3 -e GASNET_SUPERNODE_MAXSIZE=1 -g 'ex_mk rma: ok' -- $B/tests/seq/ex_mk rma quick
+        t ex_mk_long_shm 3 -e GASNET_VERBOSEENV=yes -g 'ex_mk long: ok' \
+            -g 'node 2 is mapped here \(shm path: emulated' -- $B/tests/seq/ex_mk long
+        t ex_mk_long_am_par 2 "${AM[@]}" -e GASNET_VERBOSEENV=yes -g 'ex_mk long: ok' -G 'mapped here' \
+            -- $B/tests/par/ex_mk long
+        t ex_mk_long_mpi 3 -e GASNET_SUPERNODE_MAXSIZE=1 -g 'ex_mk long: ok' -- $B/tests/seq/ex_mk long
+        t ex_mk_vis_shm 3 -g 'ex_mk vis: ok' -- $B/tests/seq/ex_mk vis 96 1
+        t ex_mk_vis_am_par 2 "${AM[@]}" -g 'ex_mk vis: ok' -- $B/tests/par/ex_mk vis 96 2
+        t ex_mk_vis_mpi 3 -e GASNET_SUPERNODE_MAXSIZE=1 -g 'ex_mk vis: ok' -- $B/tests/seq/ex_mk vis 72 3
         # ofi serves the host segments; device memory is staged over the AM path
         if grep -q GASNETI_HAVE_OFI "$B/include/gasnet_config.h"; then
             t ex_mk_rma_ofi 2 -e GASNET_RMA=ofi -e GASNET_RMA_STRICT=yes -e 'FI_PROVIDER=tcp;ofi_rxm' \
                 -e GASNET_VERBOSEENV=yes -g 'ex_mk rma: ok' -g 'ofi and verbs stage' \
                 -- $B/tests/seq/ex_mk rma quick
+            t ex_mk_vis_ofi 2 -e GASNET_RMA=ofi -e GASNET_RMA_STRICT=yes -e 'FI_PROVIDER=tcp;ofi_rxm' \
+                -g 'ex_mk vis: ok' -- $B/tests/seq/ex_mk vis 48 4
         fi
     else
         t ex_mk_rma_shm 2 -g 'ex_mk rma: ok' -- $B/tests/seq/ex_mk rma quick
         t ex_mk_rma_am_par 2 "${AM[@]}" -g 'ex_mk rma: ok' -- $B/tests/par/ex_mk rma quick
+        t ex_mk_long_am 2 "${AM[@]}" -g 'ex_mk long: ok' -- $B/tests/seq/ex_mk long
+        t ex_mk_long_mpi 2 -e GASNET_SUPERNODE_MAXSIZE=1 -g 'ex_mk long: ok' -- $B/tests/seq/ex_mk long
+        t ex_mk_vis_shm 2 -g 'ex_mk vis: ok' -- $B/tests/seq/ex_mk vis 48 5
+        t ex_mk_vis_am_par 2 "${AM[@]}" -g 'ex_mk vis: ok' -- $B/tests/par/ex_mk vis 48 6
     fi
 fi
 
