@@ -9,7 +9,9 @@
  *   SHM                 hierarchical: the nodes of a host meet in a page of
  *                       shared memory (core-native/shm.c); the first node of
  *                       each host then runs AMDISSEM among those first nodes
- *                       and publishes the result in the page.
+ *                       and publishes the result in the page. On a single
+ *                       host every node reads every node's line instead
+ *                       (flat, no leader).
  * The default is SHM when the shm backend serves this job's hosts, else
  * AMDISSEM. Barriers work from client start-up on, before any segment
  * exists (EX clients rely on that): until the segment attach brings up
@@ -212,6 +214,26 @@ typedef struct {
 static shm_page_t *page;
 static int host_nodes, host_index, host_started, seen_published;
 
+/* One host (no dissemination) of at most FLAT_MAX nodes: no leader, so a
+ * barrier costs one cache-line transfer instead of two. Each node owns a
+ * line of the page after the first; for barrier k it writes its value in
+ * the slot of k's parity, then k in its epoch, and is through once every
+ * node's epoch >= k, merging all values itself. A node rewrites a slot
+ * (barrier k+2) only after passing k+1, which no node enters before it
+ * has read k's values. */
+typedef struct {
+    uint64_t epoch;
+    uint64_t value[2];
+    char pad[GASNETI_CACHE_LINE_BYTES - 24];
+} flat_line_t;
+#define PAGE_BYTES 4096 /* gasneti_shm_control's page */
+#define FLAT_MAX (PAGE_BYTES / GASNETI_CACHE_LINE_BYTES - 1)
+static int flat, flat_seen; /* nodes seen through this barrier */
+static uint64_t flat_epoch;
+static value_t flat_result;
+
+static flat_line_t *flat_line(int i) { return (flat_line_t *)((char *)page + GASNETI_CACHE_LINE_BYTES) + i; }
+
 static uint64_t pack(value_t v)
 {
     return (uint64_t)(uint32_t)v.id << 32 | (uint32_t)(v.flags ^ FLAG_ANON);
@@ -224,6 +246,14 @@ static value_t unpack(uint64_t w)
 
 static void shm_start(value_t mine)
 {
+    if (flat) {
+        uint64_t k = ++flat_epoch;
+        flat_line_t *l = flat_line(host_index);
+        __atomic_store_n(&l->value[k % 2], pack(mine), __ATOMIC_RELAXED);
+        __atomic_store_n(&l->epoch, k, __ATOMIC_RELEASE);
+        flat_seen = 0;
+        return;
+    }
     int ph = phase;
     seen_published = __atomic_load_n(&page->published[ph], __ATOMIC_ACQUIRE);
     uint64_t old = __atomic_load_n(&page->merged[ph], __ATOMIC_RELAXED);
@@ -235,6 +265,16 @@ static void shm_start(value_t mine)
 
 static int shm_progress(void)
 {
+    if (flat) {
+        uint64_t k = flat_epoch;
+        for (; flat_seen < host_nodes; flat_seen++)
+            if (__atomic_load_n(&flat_line(flat_seen)->epoch, __ATOMIC_ACQUIRE) < k) return 0;
+        value_t v = EMPTY;
+        for (int i = 0; i < host_nodes; i++)
+            v = merge(v, unpack(__atomic_load_n(&flat_line(i)->value[k % 2], __ATOMIC_RELAXED)));
+        flat_result = v;
+        return 1;
+    }
     int ph = phase;
     if (host_index != 0)
         return __atomic_load_n(&page->published[ph], __ATOMIC_ACQUIRE) != seen_published;
@@ -259,7 +299,7 @@ static int shm_setup(void)
 {
     host_nodes = gasneti_shm_local_nodes(&host_index);
     page = gasneti_shm_control();
-    if (host_nodes == 1 && !page) page = calloc(1, sizeof *page); /* alone on the host */
+    if (host_nodes == 1 && !page) page = calloc(1, PAGE_BYTES); /* alone on the host */
     int mine = host_nodes > 0 && page != NULL, all;
     MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_LAND, gasnetc_comm);
     if (!all) return 0;
@@ -274,6 +314,7 @@ static int shm_setup(void)
         team[team_size++] = p;
     }
     free(seen);
+    flat = team_size == 1 && host_nodes <= FLAT_MAX;
     return 1;
 }
 
@@ -371,7 +412,7 @@ static int finish(int id, int flags)
     pthread_mutex_lock(&state_lock);
     value_t r = algorithm == DISSEM ? known
               : algorithm == CENTRAL ? result[phase]
-              : unpack(__atomic_load_n(&page->result[phase], __ATOMIC_ACQUIRE));
+              : flat ? flat_result : unpack(__atomic_load_n(&page->result[phase], __ATOMIC_ACQUIRE));
     if (algorithm == CENTRAL) done[phase] = 0;
     pthread_mutex_unlock(&state_lock);
     notified = 0;

@@ -6,7 +6,8 @@
  * MPI_Barrier taken per repetition. The layers (-l, default all):
  *
  *   gasnet  gasnet_barrier_notify + gasnet_barrier_wait, anonymous; the
- *           algorithm is GASNET_BARRIER (AMDISSEM by default, or AMCENTRAL)
+ *           algorithm is GASNET_BARRIER (AMDISSEM, AMCENTRAL or SHM;
+ *           unset: the library's default, labelled "default")
  *   mpi     MPI_Barrier on a communicator of its own. GASNet's endpoint
  *           is paused meanwhile: its posted MPI_ANY_SOURCE receives would
  *           slow MPI down (see bench/layers.h)
@@ -81,7 +82,7 @@ int main(int argc, char **argv)
     const char *label = "";
     if (use_gasnet) {
         label = getenv("GASNET_BARRIER");
-        if (!label) label = "AMDISSEM"; /* the library's default */
+        if (!label) label = "default"; /* SHM where the shm backend runs, else AMDISSEM */
     }
     MPI_Comm_dup(MPI_COMM_WORLD, &raw_comm);
     int me, ranks;
