@@ -253,12 +253,17 @@ static gasneti_ad_t import_ad(gex_AD_t ad, const char *call)
 }
 
 /* Whether the member at loc has its bound segment mapped into this
- * process (as gex_Segment_QueryBound decides): its own endpoints, and the
- * primordial segments of the neighbours the shm backend serves. */
+ * process (as gex_Segment_QueryBound decides): its own endpoints, the
+ * primordial segments of the neighbours the shm backend serves, and their
+ * created endpoints' GASNet-allocated segments once published. */
 static int mapped_here(gex_EP_Location_t loc)
 {
     if (loc.gex_rank == gasneti_mynode) return 1;
-    return loc.gex_ep_index == 0 && gasneti_rma_for && gasneti_rma_for[loc.gex_rank] == &gasneti_rma_shm;
+    if (loc.gex_ep_index) {
+        const gasnet_seginfo_t *s = gasneti_peer_segment(loc);
+        return s && gasneti_peer_local(loc, s->addr) != NULL;
+    }
+    return gasneti_rma_for && gasneti_rma_for[loc.gex_rank] == &gasneti_rma_shm;
 }
 
 /* What each member sends in the creation exchange. */
@@ -468,8 +473,10 @@ static gex_Event_t ad_op(gex_AD_t ad_, int nb, int dti, void *result_p, gex_Rank
     }
 
     if (ad->cpu || loc.gex_rank == gasneti_mynode) {
-        uintptr_t off = loc.gex_rank == gasneti_mynode ? 0 : gasneti_nodeinfo[loc.gex_rank].offset;
-        uint64_t old = apply(dti, opcode, (char *)tgt_addr + off, a, b, flags);
+        void *here = loc.gex_rank == gasneti_mynode ? tgt_addr
+                   : loc.gex_ep_index ? gasneti_peer_local(loc, tgt_addr)
+                   : (char *)tgt_addr + gasneti_nodeinfo[loc.gex_rank].offset;
+        uint64_t old = apply(dti, opcode, here, a, b, flags);
         if (fetching) store_result(result_p, old, dti);
         return GEX_EVENT_INVALID;
     }

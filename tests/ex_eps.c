@@ -38,6 +38,7 @@
  */
 #include "ex_test.h"
 
+#include <gasnet_ratomic.h>
 #include <gasnet_vis.h>
 
 static ex_ctx_t X;
@@ -313,6 +314,40 @@ static void teams(void)
     CHECK(gex_TM_QuerySize(half) == mine && gex_TM_QueryRank(half) == X.me / 2, "half team: rank %u of %u",
           gex_TM_QueryRank(half), gex_TM_QuerySize(half));
     ex_barrier(half);
+    /* an atomic domain over a team of created endpoints: every member adds
+     * to a word in the segment of the half's rank 0, by team rank */
+    {
+        void *base = NULL;
+        CHECK(gex_Segment_QueryBound(half, 0, &base, NULL, NULL) == 0, "half: rank 0's segment");
+        int64_t *w = (int64_t *)((char *)base + (3u << 19) + 256 + 3 * 65536);
+        gex_AD_t ad;
+        gex_AD_Create(&ad, half, GEX_DT_I64, GEX_OP_SET | GEX_OP_ADD | GEX_OP_GET, 0);
+        if (gex_TM_QueryRank(half) == 0) gex_Event_Wait(gex_AD_OpNB_I64(ad, NULL, 0, w, GEX_OP_SET, 0, 0, 0));
+        ex_barrier(half);
+        for (int i = 0; i < 20; i++)
+            CHECK(gex_AD_OpNBI_I64(ad, NULL, 0, w, GEX_OP_ADD, gex_TM_QueryRank(half) + 1, 0, 0) == 0, "NBI");
+        gex_NBI_Wait(GEX_EC_ALL, 0);
+        ex_barrier(half);
+        int64_t v = -1, expect = 20 * (int64_t)mine * (mine + 1) / 2;
+        gex_Event_t ev = gex_AD_OpNB_I64(ad, &v, 0, w, GEX_OP_GET, 0, 0, 0);
+        /* where every member's segment is mapped here, a CPU atomic (done at once) */
+        int all_mapped = 1, cpu = ev == GEX_EVENT_INVALID;
+        for (gex_Rank_t r = 0; r < mine; r++) {
+            void *local = NULL;
+            CHECK(gex_Segment_QueryBound(half, r, NULL, &local, NULL) == 0, "half: rank %u's segment", r);
+            all_mapped &= local != NULL;
+        }
+        gex_Event_Wait(ev);
+        CHECK(gex_TM_QueryRank(half) == 0 || cpu == all_mapped, "half team's domain: %s, but the "
+              "segments are %s", cpu ? "CPU atomics" : "messages", all_mapped ? "all mapped" : "not all mapped");
+        CHECK(v == expect, "half team's atomic word holds %lld, expected %lld", (long long)v, (long long)expect);
+        if (gex_TM_QueryRank(half) == 1) {
+            printf("ex_eps: half team's atomics: %s\n", cpu ? "cpu" : "handler");
+            fflush(stdout);
+        }
+        ex_barrier(half);
+        gex_AD_Destroy(ad);
+    }
     CHECK(gex_TM_Create(NULL, 0, X.tm, NULL, 0, 0, NULL, GEX_FLAG_TM_NO_SCRATCH) == 0, "numargs 0 made a team");
     CHECK(gex_TM_Destroy(half, NULL, 0) == 0, "nothing to hand back without scratch_p");
     /* node 0 names nobody (numargs 0) while the others make a team of their

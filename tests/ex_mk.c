@@ -31,6 +31,10 @@
  *   ex_mk long_bad
  *                 a Long request past the end of a device segment: the
  *                 call refuses it, naming the range and the segment
+ *   ex_mk team_bad scratch|ad
+ *                 a team of the device-bound endpoints with scratch in
+ *                 device memory, or an atomic domain on one made with
+ *                 NO_SCRATCH: both fatal
  *   ex_mk vis [rounds [seed]]
  *                 random vector, indexed and strided puts and gets
  *                 (Blocking, NB, NBI) with each side in host or device
@@ -43,6 +47,7 @@
 #include "ex_test.h"
 #include "mk_test.h"
 
+#include <gasnet_ratomic.h>
 #include <gasnet_vis.h>
 
 static ex_ctx_t c;
@@ -537,6 +542,33 @@ static void test_long(void)
          maxreq, maxrep);
 }
 
+/* A team of the created endpoints (bound to device segments): its
+ * scratch must be host memory (seed §5), so it needs NO_SCRATCH, which
+ * allows no collectives, gex_AD_Create included: no atomic domain can
+ * target device memory. what: "scratch" (scratch in the device segment)
+ * or "ad" (a domain on the NO_SCRATCH team); both must be fatal. */
+static void test_team_bad(const char *what)
+{
+    rig_up(SLOT, GEX_EP_CAPABILITY_ALL);
+    gex_EP_Location_t *args = malloc(c.n * sizeof *args);
+    for (gex_Rank_t j = 0; j < c.n; j++) args[j] = (gex_EP_Location_t){j, gex_EP_QueryIndex(g.ep)};
+    gex_TM_t tm = GEX_TM_INVALID;
+    if (!strcmp(what, "scratch")) {
+        gex_Addr_t scratch = g.dev + c.n * SLOT; /* this rank's own part of its device segment */
+        gex_TM_Create(&tm, 1, c.tm, args, c.n, SLOT, &scratch,
+                      GEX_FLAG_TM_LOCAL_SCRATCH | GEX_FLAG_RANK_IS_JOBRANK);
+    } else {
+        CHECK(gex_TM_Create(&tm, 1, c.tm, args, c.n, 0, NULL,
+                            GEX_FLAG_TM_NO_SCRATCH | GEX_FLAG_RANK_IS_JOBRANK) == 1, "no team");
+        gex_AD_t ad;
+        gex_AD_Create(&ad, tm, GEX_DT_I64, GEX_OP_FADD, 0);
+    }
+    printf("ex_mk team_bad %s: returned\n", what);
+    fflush(stdout);
+    free(args);
+    rig_down();
+}
+
 /* A Long into a device segment past its end: the usual refusal. */
 static void test_long_bad(void)
 {
@@ -871,6 +903,7 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "segs")) test_segs();
     else if (!strcmp(mode, "long")) test_long();
     else if (!strcmp(mode, "long_bad")) test_long_bad();
+    else if (!strcmp(mode, "team_bad")) test_team_bad(argc > 2 ? argv[2] : "scratch");
     else if (!strcmp(mode, "vis"))
         test_vis(argc > 2 ? (unsigned)atoi(argv[2]) : 96, argc > 3 ? (unsigned)atoi(argv[3]) : 1);
     else CHECK(0, "unknown mode %s", mode);

@@ -734,7 +734,9 @@ fi # not tsan
 # memory (GASNET_SHM_AM=no: MPI only), RMA into GASNet- and
 # client-allocated segments of created endpoints over shm ("shm": a
 # neighbour's GASNet-allocated segment must be mapped) and forced to the
-# AM path ("am": it must not be). Bad input: one run per fatal case.
+# AM path ("am": it must not be); an atomic domain over a team of created
+# endpoints (CPU atomics where their segments are mapped, else handlers).
+# Bad input: one run per fatal case.
 EPS_ERR='pair_query|FATAL ERROR: node 0 of 2: gex_TM_QuerySize: the team is a TM-pair
 pair_barrier|FATAL ERROR: node 0 of 2: gex_Coll_BarrierBlocking: the team is a TM-pair
 pair_index|FATAL ERROR: node 0 of 2: gex_TM_Pair: remote endpoint index 64 does not exist
@@ -750,8 +752,9 @@ eps_errors() { # eps_errors FIRST LAST: cases FIRST..LAST of EPS_ERR
 }
 EPS=$B/tests/seq/ex_eps
 if [ $FULL = 1 ]; then
-    for n in 1 2 4; do t ex_eps_shm_$n $n -g "ex_eps: ok \\($n ranks, shm\\)" -- $EPS shm; done
-    t ex_eps_am_3 3 "${AM[@]}" -g 'ex_eps: ok' -- $EPS am
+    for n in 1 2; do t ex_eps_shm_$n $n -g "ex_eps: ok \\($n ranks, shm\\)" -- $EPS shm; done
+    t ex_eps_shm_4 4 -g "half team's atomics: cpu" -g 'ex_eps: ok \(4 ranks, shm\)' -- $EPS shm
+    t ex_eps_am_3 3 "${AM[@]}" -g "half team's atomics: handler" -g 'ex_eps: ok' -- $EPS am
     t ex_eps_mpi_am_3 3 -e GASNET_SHM_AM=no -g 'ex_eps: ok' -- $EPS shm
     t ex_eps_par_2 2 -g 'ex_eps: ok' -- $B/tests/par/ex_eps shm
     t ex_eps_par_am_3 3 "${AM[@]}" -e GASNET_SHM_AM=no -g 'ex_eps: ok' -- $B/tests/par/ex_eps am
@@ -866,6 +869,12 @@ else
     [ "$FLAVOR" = debug ] && bad=(-x nonzero) # the debug build stops at the refusal
     t ex_mk_long_bad 2 "${bad[@]}" -g 'gex_AM_RequestLong.*destination .* lies outside node 1' \
         -- $B/tests/seq/ex_mk long_bad
+    # a team of device-bound endpoints: scratch must be host memory, and
+    # without scratch it has no collectives, so no atomic domain
+    t ex_mk_team_bad_scratch 2 -x nonzero -g "gex_TM_Create: endpoint [0-9]+'s segment is not host memory" \
+        -G returned -- $B/tests/seq/ex_mk team_bad scratch
+    t ex_mk_team_bad_ad 2 -x nonzero -g 'gex_AD_Create: the team was created without collectives' \
+        -G returned -- $B/tests/seq/ex_mk team_bad ad
     if [ $FULL = 1 ]; then
         stub=$(ls /usr/local/cuda/lib64/stubs/libcuda.so 2>/dev/null || true)
         if [ ${#cuda[@]} != 0 ] && [ -n "$stub" ]; then
