@@ -19,9 +19,11 @@
  * be non-transposing (§16.4).
  *
  * PATHS, per peer as for contiguous RMA (putget.c):
- *  - this process, and peers whose segment the shm backend maps: direct
- *    copies between the two cursors (the peer's addresses translated by
- *    gasneti_nodeinfo[].offset); complete on return.
+ *  - this process, and peers whose segment is mapped here (a neighbour's
+ *    primordial segment through the shm backend, or its created endpoint's
+ *    GASNet-allocated host segment once published): direct copies between
+ *    the two cursors (the peer's addresses shifted to our mapping);
+ *    complete on return.
  *  - every other peer: pieces (runs contiguous on both sides) larger than
  *    GASNET_VIS_PACK_MAX bytes (16K) take the contiguous protocols
  *    (gasnete_put/get: the ofi or verbs backend's RDMA where one serves the
@@ -1144,16 +1146,32 @@ static void check_flags(const vis_call_t *v)
                            (unsigned)(v->flags & ~ok));
 }
 
+/* Whether loc's bound segment is mapped here (this process, a neighbour's
+ * primordial segment through the shm backend, or a neighbour's created
+ * endpoint's GASNet-allocated host segment), and the shift that reaches
+ * its addresses here. */
+static int mapped_here(gex_EP_Location_t loc, uintptr_t *shift)
+{
+    gex_Rank_t j = loc.gex_rank;
+    *shift = 0;
+    if (j == gasneti_mynode) return 1;
+    if (loc.gex_ep_index == 0) {
+        *shift = gasneti_nodeinfo[j].offset;
+        return gasneti_rma_for && gasneti_rma_for[j] == &gasneti_rma_shm;
+    }
+    const gasnet_seginfo_t *s = gasneti_peer_segment(loc);
+    char *here = s ? gasneti_peer_local(loc, s->addr) : NULL;
+    *shift = (uintptr_t)here - (uintptr_t)(s ? s->addr : NULL);
+    return here != NULL;
+}
+
 /* Moves the data into op's counters (or completes it before returning). */
 static void transfer(const vis_call_t *v, gasnete_op_t *op, gasneti_tm_t tm, gex_EP_Location_t loc,
                      int lc_mode, uint32_t *lc)
 {
     if (!v->total) return;
-    gex_Rank_t j = loc.gex_rank;
-    int mapped = j == gasneti_mynode ||
-                 (loc.gex_ep_index == 0 && gasneti_rma_for && gasneti_rma_for[j] == &gasneti_rma_shm);
-    if (mapped) {
-        uintptr_t shift = j == gasneti_mynode ? 0 : gasneti_nodeinfo[j].offset;
+    uintptr_t shift;
+    if (mapped_here(loc, &shift)) {
         if (v->is_put) {
             copy_sides(v->remote, shift, v->local, 0, v->total);
             __atomic_thread_fence(__ATOMIC_RELEASE);

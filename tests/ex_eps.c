@@ -23,14 +23,17 @@
  *   TM-pairs give each peer's address and size; RMA (Blocking, NB, NBI,
  *   value forms, sizes up to 1.5 MiB) through TM-pairs into and out of
  *   both, checked byte by byte at the owner; Long AMs into EP 2's segment;
- *   gex_AM_Max* accept TM-pairs; a VIS vector put and get through one;
+ *   gex_AM_Max* accept TM-pairs; a VIS vector put and get through one,
+ *   and in "shm" mode a VIS put into a neighbour's mapped created segment
+ *   that its target sees without polling (direct copies);
  * - an EP bound but never published is found by gex_EP_QueryBoundSegmentNB
  *   (an event to wait for), then reachable by RMA;
  * - gex_TM_Create of EP 1 and EP 2 of every process (two members per
  *   process, scratch at offsets in each member's segment): ranks, EPs,
  *   rank translation, barriers (both local members), AMs and a put
  *   through it; gex_TM_Dup of it (no scratch) and of the primordial team
- *   (symmetric scratch, handed back by gex_TM_Destroy);
+ *   (symmetric scratch, handed back by gex_TM_Destroy); an atomic domain
+ *   over a team of EP 1s (CPU atomics exactly where all are mapped);
  * - bad input: zero length, too long, flags, NULL kind, binding nothing,
  *   to nothing, twice, and after destroy (GASNET_ERR_BAD_ARG each);
  *   create/destroy in a loop; GASNET_MAXEPS >= 32 and GASNET_ERR_RESOURCE
@@ -491,6 +494,30 @@ static void rma(const char *mode)
     gex_Memvec_t bl[1] = {{back, 128}};
     CHECK_OK(gex_VIS_VectorGetBlocking(to2, 1, bl, next, 2, dl, 0));
     CHECK(ex_verify(back, 128, X.me + 1) == 128, "VIS get through a TM-pair");
+    /* VIS into next's EP 1, mapped here in "shm" mode: direct copies, so
+     * node 1 sees the data while it waits without polling (over AMs, node
+     * 0's blocking put would wait for node 1 to poll) */
+    if (!strcmp(mode, "shm") && X.n >= 2) {
+        char *flag = gex_Segment_QueryAddr(seg1) + SEG1_LEN - 1;
+        gex_Memvec_t vl[2] = {{d1 + 7, 64}, {d1 + 1000, 64}}, vs[1] = {{src, 128}};
+        *flag = 0;
+        ex_barrier(X.tm);
+        if (X.me == 0) {
+            CHECK_OK(gex_VIS_VectorPutBlocking(to1, 1, 2, vl, 1, vs, 0));
+            gex_RMA_PutBlockingVal(to1, 1, d1 + SEG1_LEN - 1, 1, 1, 0);
+        } else if (X.me == 1) {
+            for (long spins = 0; !__atomic_load_n(flag, __ATOMIC_ACQUIRE); spins++) {
+                CHECK(spins < 1000000, "a VIS put into a mapped created segment waits for its "
+                      "target to poll");
+                usleep(10);
+            }
+            char *m1 = gex_Segment_QueryAddr(seg1);
+            CHECK(ex_verify(m1 + 7, 64, 1) == 64, "VIS put into a mapped created segment");
+            for (size_t i = 0; i < 64; i++)
+                CHECK((unsigned char)m1[1000 + i] == ex_byte(64 + i, 1), "VIS put, second piece at %zu", i);
+        }
+    }
+    ex_barrier(X.tm);
     free(src);
     free(back);
     ex_barrier(X.tm);
