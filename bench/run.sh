@@ -25,6 +25,8 @@
 #                         on 2, 4, 8, 16 ranks (up to --barrier-ranks)
 #   ratomic_MECH.csv      a remote fetch-and-add beside MPI_Fetch_and_op, for
 #                         each atomic-domain mechanism (bench/ratomic/run.sh)
+#   vis.log               strided VIS puts beside MPI_Put with a vector
+#                         datatype, on the AM path and on shm (bench/vis/run.sh)
 #
 #   bench/run.sh [options]
 #     --out DIR           where results go (default results)
@@ -36,7 +38,7 @@
 #     --barrier-ranks N   barrier scaling over 1..N ranks (default: the
 #                         number of cores, at most 16); more ranks than
 #                         cores oversubscribe and get few iterations
-#     --only "LIST"       any of: pingpong flood backends barrier coll ratomic
+#     --only "LIST"       any of: pingpong flood backends barrier coll ratomic vis
 #                         (default all)
 #     --quick             small counts and sizes up to 128K, a smoke test
 #                         (well under a minute)
@@ -48,7 +50,7 @@ set -u
 cd "$(dirname "$0")/.." || exit 1
 
 usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//'; }
-out=results iters=10000 reps=7 depths="16 8" only="pingpong flood backends barrier coll ratomic" tables_only=0
+out=results iters=10000 reps=7 depths="16 8" only="pingpong flood backends barrier coll ratomic vis" tables_only=0
 readme=default
 cores=$(nproc)
 barrier_ranks=$((cores < 16 ? cores : 16))
@@ -223,6 +225,13 @@ if wants ratomic && [ -x $B/ratomic/ratomic ]; then
         echo "run.sh: FAILED (see $out/ratomic.log): bench/ratomic/run.sh" >&2
     rm -f "$out"/ratomic_*.log # the same output, kept in ratomic.log
     echo "ratomic: $(($(date +%s) - t)) s"
+fi
+if wants vis && [ -x $B/vis/vis_strided ]; then
+    t=$(date +%s)
+    echo "bench/vis/run.sh -r $reps" >> "$out/commands.txt"
+    bench/vis/run.sh -r "$reps" > "$out/vis.log" 2>&1 ||
+        echo "run.sh: FAILED (see $out/vis.log): bench/vis/run.sh" >&2
+    echo "vis: $(($(date +%s) - t)) s"
 fi
 echo "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)" | tee -a "$out/machine.txt"
 
