@@ -2,8 +2,11 @@
 # Installs the optimised and the debug build under a temporary prefix each,
 # then, outside the source tree, builds the clients of tests/install the
 # documented ways (makefile fragment, pkg-config) in every thread mode and
-# runs them; checks that a client compiled for one mode fails to link
-# against another mode's library. Exit status 0 when all of that works.
+# runs them; builds the suite's public-API test programs (collectives,
+# teams, atomics, VIS, several endpoints) unmodified against the optimised
+# install, SEQ and PAR, and runs them; checks that a client compiled for
+# one mode fails to link against another mode's library. Exit status 0
+# when all of that works.
 set -eu
 cd "$(dirname "$0")/.."
 work=$(mktemp -d /tmp/gasnet-install-test.XXXXXX)
@@ -53,6 +56,35 @@ for flavor in opt debug; do
             { echo "$out"; fail "pkg-config EX client, $flavor $mode"; }
         [ "$(echo "$out" | grep -c 'ex client ok')" = 2 ] || { echo "$out"; fail "pkg-config EX output"; }
     done
+    # The suite's test programs that use the public API alone (collectives,
+    # teams, atomics, VIS, several endpoints), built unmodified against the
+    # install as a client would, and run
+    if [ $flavor = opt ]; then
+        cl=$work/suite-clients
+        mkdir -p "$cl"
+        cp tests/ex_test.h tests/test.h "$cl/"
+        for mode in seq par; do
+            pc=gasnet-mpi-$mode
+            cc=$(pkg-config --variable=GASNET_CC $pc)
+            while read -r prog ranks args want; do
+                cp tests/$prog.c "$cl/"
+                $cc $(pkg-config --cflags $pc) -c "$cl/$prog.c" -o "$cl/$prog-$mode.o" ||
+                    fail "suite client $prog ($mode) does not compile against the install"
+                $(pkg-config --variable=GASNET_LD $pc) -o "$cl/$prog-$mode" "$cl/$prog-$mode.o" \
+                    $(pkg-config --libs $pc) || fail "suite client $prog ($mode) does not link"
+                out=$("$prefix/bin/gasnetrun_mpi" -n "$ranks" "$cl/$prog-$mode" $args < /dev/null 2>&1) ||
+                    { echo "$out"; fail "suite client $prog $args ($mode)"; }
+                echo "$out" | grep -q "$want" || { echo "$out"; fail "suite client $prog output ($mode)"; }
+            done <<'CLIENTS'
+ex_coll 3 quick ex_coll: ok
+coll_legacy 2 quick coll_legacy: ok
+ex_teams 3 - ex_teams: ok
+ex_ratomic 2 all ex_ratomic: ok
+vis 2 random vis random: ok
+ex_eps 2 shm ex_eps: ok
+CLIENTS
+        done
+    fi
     # gasnet_fwd.h compiles alone, in C and C++
     for lang in c c++; do
         echo '#include <gasnet_fwd.h>
