@@ -106,10 +106,7 @@ void gasnete_coll_attach(void)
 static void *mapped_here(gex_EP_Location_t loc, const void *addr, size_t n)
 {
     if (!gasneti_in_seginfo(gasneti_peer_segment(loc), addr, n)) return NULL;
-    if (loc.gex_rank == gasneti_mynode) return (void *)addr;
-    if (loc.gex_ep_index) return gasneti_peer_local(loc, addr);
-    const gasneti_pshm_t *p = gasneti_pshm ? &gasneti_pshm[loc.gex_rank] : NULL;
-    return p && p->size ? (char *)addr + p->offset : NULL;
+    return gasneti_peer_local(loc, addr);
 }
 
 /* This member's lane: the team's scratch, aligned to a cache line, when it

@@ -285,8 +285,9 @@ extern gasneti_epseg_t *gasneti_epsegs[GASNET_MAXEPS];
  * GASNet-allocated one (fd >= 0 in process pid) is mapped here if it can be. */
 void gasneti_epseg_set(gex_EP_Location_t loc, void *addr, uintptr_t size, int pid, int fd);
 /* Where addr of loc's bound segment is reached here by a plain copy (this
- * process, or a neighbour's segment mapped here while the shm path is on),
- * or NULL. Not for index 0 of a neighbour (the shm backend has those). */
+ * process, or a neighbour's segment mapped here while the shm path is on:
+ * its primordial one by the shm backend, a created endpoint's once
+ * published), or NULL. addr is not range-checked. */
 void *gasneti_peer_local(gex_EP_Location_t loc, const void *addr);
 
 /* The bound segment of endpoint ep_index of jobrank, or NULL when it has

@@ -334,14 +334,7 @@ int gex_Segment_QueryBound(gex_TM_t tm_, gex_Rank_t rank, void **owneraddr_p, vo
     const gasnet_seginfo_t *s = gasneti_peer_segment(loc);
     if (!s) return 1;
     if (owneraddr_p) *owneraddr_p = s->addr;
-    if (localaddr_p && loc.gex_ep_index != 0) {
-        *localaddr_p = gasneti_peer_local(loc, s->addr);
-    } else if (localaddr_p) {
-        /* mapped here: this process's own, or a neighbour's through shm */
-        gex_Rank_t j = loc.gex_rank;
-        int mapped = j == gasneti_mynode || (gasneti_rma_for && gasneti_rma_for[j] == &gasneti_rma_shm);
-        *localaddr_p = mapped ? (char *)s->addr + gasneti_nodeinfo[j].offset : NULL;
-    }
+    if (localaddr_p) *localaddr_p = gasneti_peer_local(loc, s->addr);
     if (size_p) *size_p = s->size;
     return 0;
 }

@@ -106,10 +106,12 @@ void gasneti_epseg_set(gex_EP_Location_t loc, void *addr, uintptr_t size, int pi
 void *gasneti_peer_local(gex_EP_Location_t loc, const void *addr)
 {
     if (loc.gex_rank == gasneti_mynode) return (void *)addr;
-    gasneti_epseg_t *r = __atomic_load_n(&gasneti_epsegs[loc.gex_ep_index], __ATOMIC_ACQUIRE);
-    if (!r || !__atomic_load_n(&r[loc.gex_rank].map, __ATOMIC_ACQUIRE)) return NULL;
     /* the shm path is on for this peer (not GASNET_RMA=am, not forced to AM) */
     if (!gasneti_rma_for || gasneti_rma_for[loc.gex_rank] != &gasneti_rma_shm) return NULL;
+    /* the primordial segment: the shm backend's mapping */
+    if (loc.gex_ep_index == 0) return (char *)addr + gasneti_nodeinfo[loc.gex_rank].offset;
+    gasneti_epseg_t *r = __atomic_load_n(&gasneti_epsegs[loc.gex_ep_index], __ATOMIC_ACQUIRE);
+    if (!r || !__atomic_load_n(&r[loc.gex_rank].map, __ATOMIC_ACQUIRE)) return NULL;
     return (char *)addr + __atomic_load_n(&r[loc.gex_rank].offset, __ATOMIC_RELAXED);
 }
 

@@ -259,11 +259,8 @@ static gasneti_ad_t import_ad(gex_AD_t ad, const char *call)
 static int mapped_here(gex_EP_Location_t loc)
 {
     if (loc.gex_rank == gasneti_mynode) return 1;
-    if (loc.gex_ep_index) {
-        const gasnet_seginfo_t *s = gasneti_peer_segment(loc);
-        return s && gasneti_peer_local(loc, s->addr) != NULL;
-    }
-    return gasneti_rma_for && gasneti_rma_for[loc.gex_rank] == &gasneti_rma_shm;
+    const gasnet_seginfo_t *s = gasneti_peer_segment(loc);
+    return s && gasneti_peer_local(loc, s->addr) != NULL;
 }
 
 /* What each member sends in the creation exchange. */
@@ -473,10 +470,7 @@ static gex_Event_t ad_op(gex_AD_t ad_, int nb, int dti, void *result_p, gex_Rank
     }
 
     if (ad->cpu || loc.gex_rank == gasneti_mynode) {
-        void *here = loc.gex_rank == gasneti_mynode ? tgt_addr
-                   : loc.gex_ep_index ? gasneti_peer_local(loc, tgt_addr)
-                   : (char *)tgt_addr + gasneti_nodeinfo[loc.gex_rank].offset;
-        uint64_t old = apply(dti, opcode, here, a, b, flags);
+        uint64_t old = apply(dti, opcode, gasneti_peer_local(loc, tgt_addr), a, b, flags);
         if (fetching) store_result(result_p, old, dti);
         return GEX_EVENT_INVALID;
     }

@@ -25,11 +25,6 @@ static void fill(gex_EP_Location_t loc, const gasnet_seginfo_t *s, void **owner_
     void *addr = s ? s->addr : NULL;
     if (owner_p) *owner_p = addr;
     if (local_p) *local_p = addr ? gasneti_peer_local(loc, addr) : NULL;
-    if (local_p && addr && loc.gex_ep_index == 0 && loc.gex_rank != gasneti_mynode) {
-        /* the primordial segment of a neighbour: the shm backend's mapping */
-        int mapped = gasneti_rma_for && gasneti_rma_for[loc.gex_rank] == &gasneti_rma_shm;
-        *local_p = mapped ? (char *)addr + gasneti_nodeinfo[loc.gex_rank].offset : NULL;
-    }
     if (size_p) *size_p = s ? s->size : 0;
 }
 

@@ -1152,13 +1152,8 @@ static void check_flags(const vis_call_t *v)
  * its addresses here. */
 static int mapped_here(gex_EP_Location_t loc, uintptr_t *shift)
 {
-    gex_Rank_t j = loc.gex_rank;
     *shift = 0;
-    if (j == gasneti_mynode) return 1;
-    if (loc.gex_ep_index == 0) {
-        *shift = gasneti_nodeinfo[j].offset;
-        return gasneti_rma_for && gasneti_rma_for[j] == &gasneti_rma_shm;
-    }
+    if (loc.gex_rank == gasneti_mynode) return 1;
     const gasnet_seginfo_t *s = gasneti_peer_segment(loc);
     char *here = s ? gasneti_peer_local(loc, s->addr) : NULL;
     *shift = (uintptr_t)here - (uintptr_t)(s ? s->addr : NULL);
