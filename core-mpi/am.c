@@ -630,6 +630,7 @@ int gasneti_poll(void)
     int rc = ammpi_poll(gasnetc_ep);
     gasneti_rma_poll();
     gasnetc_in_mpi--;
+    gasneti_mk_poll(); /* device copies in flight */
     run_hooks();
     return rc == AMMPI_OK ? GASNET_OK : GASNET_ERR_BAD_ARG;
 }
@@ -641,6 +642,7 @@ void gasneti_poll_wait(int *idle)
     ammpi_poll_wait(gasnetc_ep, idle);
     gasneti_rma_poll();
     gasnetc_in_mpi--;
+    gasneti_mk_poll();
     run_hooks();
 }
 

@@ -26,7 +26,10 @@
  * lies in a local device segment, or the peer's bound segment is device
  * memory, the transfer goes by put_device/get_device: a copy with the
  * memory class's operations in this process (loopback) or into this
- * process's mapping of a neighbour's device memory (shm); otherwise the
+ * process's mapping of a neighbour's device memory (shm), left to complete
+ * later when both sides are device memory (the operation then counts it
+ * until a poll sees it done; a put whose source must be free on return
+ * copies at once); otherwise the
  * AM path, pipelined through host buffers in pieces of STAGE bytes: each
  * piece is a Medium (staged by the class's copy into a host buffer when
  * the source is device memory) and the target copies it into device
@@ -207,18 +210,30 @@ static int device_involved(gex_EP_Location_t loc, const void *local, const void 
                                           : gasneti_mk_peer_is_device(loc);
 }
 
+/* A copy in this process, device memory on one side at least: one between
+ * two device ranges is left to complete later (counted in op) unless the
+ * source must be free when the call returns (LC_NOW). */
+static void device_copy(gasnete_op_t *op, int which, int lc_mode, uint32_t *lc, gasneti_mk_t dmk,
+                        void *dst, gasneti_mk_t smk, const void *src, size_t n)
+{
+    if (lc_mode == LC_NOW) gasneti_mk_copy(dmk, dst, smk, src, n);
+    else
+        gasneti_mk_copy_start(dmk, dst, smk, src, n, gasnete_counter(op, which),
+                              lc_mode == LC_COUNTER ? lc : NULL);
+}
+
 static void put_device(gasnete_op_t *op, gasneti_tm_t tm, gex_EP_Location_t loc, void *dest,
-                       const void *src, size_t n)
+                       const void *src, size_t n, int lc_mode, uint32_t *lc)
 {
     gasneti_mk_t smk = gasneti_mk_lookup(src, n), dmk;
     if (loc.gex_rank == gasneti_mynode) {
-        gasneti_mk_copy(gasneti_mk_lookup(dest, n), dest, smk, src, n);
+        device_copy(op, GASNETE_PUT, lc_mode, lc, gasneti_mk_lookup(dest, n), dest, smk, src, n);
         return;
     }
     void *here = gasneti_mk_peer_local(loc, dest, &dmk);
     if (!here && (here = host_here(loc, dest, n))) dmk = NULL;
     if (here) {
-        gasneti_mk_copy(dmk, here, smk, src, n);
+        device_copy(op, GASNETE_PUT, lc_mode, lc, dmk, here, smk, src, n);
         __atomic_thread_fence(__ATOMIC_RELEASE);
         return;
     }
@@ -242,18 +257,19 @@ static void put_device(gasnete_op_t *op, gasneti_tm_t tm, gex_EP_Location_t loc,
 
 /* Loopback and shm; 0 when the AM path must serve it (it then goes the
  * usual way, with Medium replies: the handlers copy with the class). */
-static int get_device_here(gex_EP_Location_t loc, void *dest, const void *src, size_t n)
+static int get_device_here(gasnete_op_t *op, gex_EP_Location_t loc, void *dest, const void *src,
+                           size_t n)
 {
     gasneti_mk_t dmk = gasneti_mk_lookup(dest, n), smk;
     if (loc.gex_rank == gasneti_mynode) {
-        gasneti_mk_copy(dmk, dest, gasneti_mk_lookup(src, n), src, n);
+        device_copy(op, GASNETE_GET, LC_DEFER, NULL, dmk, dest, gasneti_mk_lookup(src, n), src, n);
         return 1;
     }
     const void *there = gasneti_mk_peer_local(loc, src, &smk);
     if (!there && (there = host_here(loc, src, n))) smk = NULL;
     if (!there) return 0;
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    gasneti_mk_copy(dmk, dest, smk, there, n);
+    device_copy(op, GASNETE_GET, LC_DEFER, NULL, dmk, dest, smk, there, n);
     return 1;
 }
 
@@ -273,7 +289,7 @@ void gasnete_put(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *dest,
     gex_EP_Location_t loc = check_remote(call, tm, rank, dest, n, src);
     if (n == 0) return;
     if (device_involved(loc, src, dest, n)) {
-        put_device(op, tm, loc, dest, src, n);
+        put_device(op, tm, loc, dest, src, n, lc_mode, lc);
         return;
     }
     if (loc.gex_rank == gasneti_mynode) {
@@ -317,7 +333,7 @@ void gasnete_get(gasnete_op_t *op, gasneti_tm_t tm, void *dest, gex_Rank_t rank,
     gex_EP_Location_t loc = check_remote(call, tm, rank, src, n, dest);
     if (n == 0) return;
     int device = device_involved(loc, dest, src, n);
-    if (device && get_device_here(loc, dest, src, n)) return;
+    if (device && get_device_here(op, loc, dest, src, n)) return;
     if (loc.gex_rank == gasneti_mynode) {
         memcpy(dest, src, n);
         return;

@@ -6,8 +6,14 @@
  * As the seed requires, every operation runs in the device's primary
  * context, retained at gex_MK_Create (pushed around each call, popped
  * after), and only devices with unified addressing are accepted. Copies
- * are synchronous (cuMemcpy*, then a context synchronise for device to
- * device). Export/import are CUDA IPC memory handles of the allocation
+ * are synchronous: cuMemcpyHtoD from pageable memory and cuMemcpyDtoD may
+ * return before the bytes are in device memory, and another process (a
+ * neighbour reading through its IPC mapping once told the data is there)
+ * is not ordered after this context's stream, so both are followed by a
+ * context synchronise. The asynchronous device-to-device copy (for
+ * operations that complete later) goes on the context's default stream,
+ * so it is ordered after the client's work there; a fence is an event
+ * (from a small pool) recorded behind the copies, which the poll queries. Export/import are CUDA IPC memory handles of the allocation
  * holding the range, plus the range's offset in it.
  */
 #include "memkind.h"
@@ -36,6 +42,11 @@
     X(cuMemcpyHtoD, "cuMemcpyHtoD_v2")                              \
     X(cuMemcpyDtoH, "cuMemcpyDtoH_v2")                              \
     X(cuMemcpyDtoD, "cuMemcpyDtoD_v2")                              \
+    X(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2")                    \
+    X(cuEventCreate, "cuEventCreate")                               \
+    X(cuEventDestroy, "cuEventDestroy_v2")                          \
+    X(cuEventRecord, "cuEventRecord")                               \
+    X(cuEventQuery, "cuEventQuery")                                 \
     X(cuPointerGetAttribute, "cuPointerGetAttribute")               \
     X(cuIpcGetMemHandle, "cuIpcGetMemHandle")                       \
     X(cuIpcOpenMemHandle, "cuIpcOpenMemHandle_v2")                  \
@@ -84,7 +95,19 @@ static void check(CUresult rc, const char *what)
         gasneti_fatalerror("CUDA_UVA memory kind: %s failed: %s (CUresult %d)", what, err_name(rc),
                            (int)rc);
 }
-static void push(gasneti_mk_t mk) { check(p_cuCtxPushCurrent((CUcontext)mk->priv), "cuCtxPushCurrent"); }
+/* A kind's state (mk->priv). */
+enum { POOL = 64 };
+typedef struct {
+    CUcontext ctx;             /* the device's primary context */
+    pthread_mutex_t lock;      /* for the pool */
+    int nfree;
+    CUevent free[POOL];        /* events of finished copies, for reuse */
+} cuda_kind_t;
+
+static void push(gasneti_mk_t mk)
+{
+    check(p_cuCtxPushCurrent(((cuda_kind_t *)mk->priv)->ctx), "cuCtxPushCurrent");
+}
 static void pop(void)
 {
     CUcontext c;
@@ -116,20 +139,32 @@ static int cuda_create(gasneti_mk_t mk, const gex_MK_Create_args_t *args, char *
                  mk->device);
         return GASNET_ERR_BAD_ARG;
     }
-    CUcontext ctx;
-    if ((rc = p_cuDevicePrimaryCtxRetain(&ctx, dev)) != CUDA_SUCCESS) {
-        snprintf(why, whylen, "retaining the primary context of CUDA device %d: %s", mk->device,
-                 err_name(rc));
+    cuda_kind_t *k = calloc(1, sizeof *k);
+    if (!k) {
+        snprintf(why, whylen, "out of memory");
         return GASNET_ERR_RESOURCE;
     }
-    mk->priv = ctx;
+    if ((rc = p_cuDevicePrimaryCtxRetain(&k->ctx, dev)) != CUDA_SUCCESS) {
+        snprintf(why, whylen, "retaining the primary context of CUDA device %d: %s", mk->device,
+                 err_name(rc));
+        free(k);
+        return GASNET_ERR_RESOURCE;
+    }
+    pthread_mutex_init(&k->lock, NULL);
+    mk->priv = k;
     return GASNET_OK;
 }
 
 static void cuda_destroy(gasneti_mk_t mk)
 {
+    cuda_kind_t *k = mk->priv;
     CUdevice dev;
+    push(mk);
+    for (int i = 0; i < k->nfree; i++) p_cuEventDestroy(k->free[i]);
+    pop();
     if (p_cuDeviceGet(&dev, mk->device) == CUDA_SUCCESS) p_cuDevicePrimaryCtxRelease(dev);
+    pthread_mutex_destroy(&k->lock);
+    free(k);
 }
 
 static void *cuda_alloc(gasneti_mk_t mk, size_t n, char *why, size_t whylen)
@@ -180,13 +215,14 @@ static void cuda_from_host(gasneti_mk_t mk, void *dev, const void *host, size_t 
 {
     push(mk);
     check(p_cuMemcpyHtoD((CUdeviceptr)(uintptr_t)dev, host, n), "cuMemcpyHtoD");
+    check(p_cuCtxSynchronize(), "cuCtxSynchronize");
     pop();
 }
 static void cuda_dev_to_dev(gasneti_mk_t mk, void *dst, const void *src, size_t n)
 {
     push(mk);
     check(p_cuMemcpyDtoD((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src, n), "cuMemcpyDtoD");
-    check(p_cuCtxSynchronize(), "cuCtxSynchronize"); /* device-to-device copies may be asynchronous */
+    check(p_cuCtxSynchronize(), "cuCtxSynchronize");
     pop();
 }
 
@@ -247,7 +283,47 @@ static void cuda_sync(gasneti_mk_t mk)
     pop();
 }
 
+static void cuda_copy_start(gasneti_mk_t mk, void *dst, const void *src, size_t n)
+{
+    push(mk);
+    check(p_cuMemcpyDtoDAsync((CUdeviceptr)(uintptr_t)dst, (CUdeviceptr)(uintptr_t)src, n, NULL),
+          "cuMemcpyDtoDAsync");
+    pop();
+}
+
+static void *cuda_fence(gasneti_mk_t mk)
+{
+    cuda_kind_t *k = mk->priv;
+    CUevent ev = NULL;
+    pthread_mutex_lock(&k->lock);
+    if (k->nfree) ev = k->free[--k->nfree];
+    pthread_mutex_unlock(&k->lock);
+    push(mk);
+    if (!ev) check(p_cuEventCreate(&ev, CU_EVENT_DISABLE_TIMING), "cuEventCreate");
+    check(p_cuEventRecord(ev, NULL), "cuEventRecord");
+    pop();
+    return ev;
+}
+
+static int cuda_fence_done(gasneti_mk_t mk, void *h)
+{
+    cuda_kind_t *k = mk->priv;
+    CUevent ev = h;
+    push(mk);
+    CUresult rc = p_cuEventQuery(ev);
+    if (rc != CUDA_ERROR_NOT_READY) check(rc, "cuEventQuery");
+    if (rc == CUDA_SUCCESS) {
+        pthread_mutex_lock(&k->lock);
+        if (k->nfree < POOL) k->free[k->nfree++] = ev, ev = NULL;
+        pthread_mutex_unlock(&k->lock);
+        if (ev) p_cuEventDestroy(ev);
+    }
+    pop();
+    return rc == CUDA_SUCCESS;
+}
+
 const gasneti_mk_class_t gasneti_mk_class_cuda_uva = {
     "CUDA_UVA", cuda_create, cuda_destroy, cuda_alloc, cuda_free, cuda_owns, cuda_to_host,
     cuda_from_host, cuda_dev_to_dev, cuda_export, cuda_import, cuda_unimport, cuda_sync,
+    cuda_copy_start, cuda_fence, cuda_fence_done,
 };

@@ -205,7 +205,71 @@ static void emu_sync(gasneti_mk_t mk)
     __atomic_thread_fence(__ATOMIC_SEQ_CST); /* copies are done when they return */
 }
 
+/* Asynchronous copies wait in a queue and are made, in order, only when a
+ * poll asks a fence behind them the second time whether it is passed: the
+ * bytes are not in place, and the source is not read, until the library
+ * has seen the copy complete, so a wait the library leaves out shows up as
+ * stale data in a test. */
+typedef struct queued {
+    void *dst;
+    const void *src;
+    size_t n;
+    struct queued *next;
+} queued_t;
+static queued_t *queue, **queue_end = &queue;
+static uint64_t nqueued, nmade; /* copies ever queued, ever made */
+static pthread_mutex_t queue_lock = PTHREAD_MUTEX_INITIALIZER;
+
+typedef struct {
+    uint64_t upto; /* the copies before it */
+    int asked;
+} emu_fence_t;
+
+static void emu_copy_start(gasneti_mk_t mk, void *dst, const void *src, size_t n)
+{
+    (void)mk;
+    (void)bytes_of(dst, n, "a device copy"); /* both must be device memory now */
+    (void)bytes_of(src, n, "a device copy");
+    queued_t *q = malloc(sizeof *q);
+    if (!q) gasneti_fatalerror("emulated device: out of memory queueing a copy");
+    *q = (queued_t){dst, src, n, NULL};
+    pthread_mutex_lock(&queue_lock);
+    *queue_end = q;
+    queue_end = &q->next;
+    nqueued++;
+    pthread_mutex_unlock(&queue_lock);
+}
+
+static void *emu_fence(gasneti_mk_t mk)
+{
+    (void)mk;
+    emu_fence_t *f = malloc(sizeof *f);
+    if (!f) gasneti_fatalerror("emulated device: out of memory for a fence");
+    pthread_mutex_lock(&queue_lock);
+    *f = (emu_fence_t){nqueued, 0};
+    pthread_mutex_unlock(&queue_lock);
+    return f;
+}
+
+static int emu_fence_done(gasneti_mk_t mk, void *h)
+{
+    emu_fence_t *f = h;
+    if (++f->asked < 2) return 0;
+    pthread_mutex_lock(&queue_lock);
+    while (nmade < f->upto) {
+        queued_t *q = queue;
+        if (!(queue = q->next)) queue_end = &queue;
+        emu_dev_to_dev(mk, q->dst, q->src, q->n);
+        nmade++;
+        free(q);
+    }
+    pthread_mutex_unlock(&queue_lock);
+    free(f);
+    return 1;
+}
+
 const gasneti_mk_class_t gasneti_mk_class_emulated = {
     "emulated", NULL, NULL, emu_alloc, emu_free, emu_owns, emu_to_host, emu_from_host,
-    emu_dev_to_dev, emu_export, emu_import, emu_unimport, emu_sync,
+    emu_dev_to_dev, emu_export, emu_import, emu_unimport, emu_sync, emu_copy_start, emu_fence,
+    emu_fence_done,
 };

@@ -38,7 +38,7 @@ static void host_copy(gasneti_mk_t mk, void *dst, const void *src, size_t n)
 
 const gasneti_mk_class_t gasneti_mk_class_host = {
     "host", NULL, NULL, host_alloc, host_free, host_owns, host_copy, host_copy, host_copy,
-    NULL, NULL, NULL, NULL,
+    NULL, NULL, NULL, NULL, NULL, NULL, NULL,
 };
 struct gasneti_mk_s gasneti_mk_host = {GASNETI_MK_MAGIC, &gasneti_mk_class_host, GEX_MK_CLASS_HOST,
                                        NULL, 0, NULL};
@@ -51,6 +51,8 @@ gasneti_mk_t gasneti_mk_import(gex_MK_t kind, const char *call)
 }
 
 /* ---- gex_MK_Create, gex_MK_Destroy */
+
+static void copies_complete(gasneti_mk_t until_mk);
 
 /* Destroyed kind objects are kept for reuse rather than freed (as teams
  * and segments are): a stale handle then fails its magic check without
@@ -138,6 +140,7 @@ void gex_MK_Destroy(gex_MK_t kind, gex_Flags_t flags)
     gasneti_mk_t mk = gasneti_mk_import(kind, call);
     if (flags) gasneti_fatalerror("%s: flags 0x%x: must be 0", call, (unsigned)flags);
     if (mk == &gasneti_mk_host) return; /* predefined: nothing to release */
+    copies_complete(mk);
     gasneti_mk_kind_added(mk, 0);
     if (mk->cls->destroy) mk->cls->destroy(mk);
     kind_bury(mk);
@@ -223,6 +226,91 @@ void gasneti_mk_copy(gasneti_mk_t dst_mk, void *dst, gasneti_mk_t src_mk, const 
     }
 }
 
+/* ---- asynchronous device-to-device copies, completed by polls
+ *
+ * Starting a copy costs the class's queueing alone. A poll puts one fence
+ * behind the copies of each kind that have none yet, and asks each fence
+ * once whether it is passed; the copies behind a passed fence are done. So
+ * a thousand NBI puts cost one fence and a few queries, not one each. */
+
+typedef struct fence {
+    gasneti_mk_t mk;
+    void *h;         /* the class's handle, until done */
+    int done;
+    unsigned asked;  /* the poll that last asked */
+    int refs;        /* copies behind it */
+} fence_t;
+typedef struct copy {
+    gasneti_mk_t mk;
+    uint32_t *cnt, *lc; /* counters to drop when it is done */
+    fence_t *fence;     /* NULL until a poll puts one behind it */
+    struct copy *next;
+} copy_t;
+static copy_t *copies; /* in flight */
+static unsigned polls;
+int gasneti_mk_ncopies;
+static pthread_mutex_t copies_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int gasneti_mk_copy_start(gasneti_mk_t dst_mk, void *dst, gasneti_mk_t src_mk, const void *src,
+                          size_t n, uint32_t *cnt, uint32_t *lc)
+{
+    copy_t *c = NULL;
+    if (n && !gasneti_mk_is_host(dst_mk) && !gasneti_mk_is_host(src_mk) &&
+        dst_mk->cls == src_mk->cls && dst_mk->device == src_mk->device && dst_mk->cls->copy_start)
+        c = malloc(sizeof *c);
+    if (!c) {
+        gasneti_mk_copy(dst_mk, dst, src_mk, src, n);
+        return 0;
+    }
+    __atomic_fetch_add(cnt, 1, __ATOMIC_RELAXED);
+    if (lc) __atomic_fetch_add(lc, 1, __ATOMIC_RELAXED);
+    dst_mk->cls->copy_start(dst_mk, dst, src, n); /* queued before it is listed: a fence covers it */
+    *c = (copy_t){dst_mk, cnt, lc, NULL, NULL};
+    pthread_mutex_lock(&copies_lock);
+    c->next = copies;
+    copies = c;
+    __atomic_fetch_add(&gasneti_mk_ncopies, 1, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&copies_lock);
+    return 1;
+}
+
+/* Completes the copies that are done: all of them, or with until_mk, waits
+ * for every copy of that kind. One thread polls at a time; others go on. */
+static void copies_complete(gasneti_mk_t until_mk)
+{
+    if (until_mk) pthread_mutex_lock(&copies_lock);
+    else if (pthread_mutex_trylock(&copies_lock)) return;
+    polls++;
+    for (copy_t *c = copies; c; c = c->next) {
+        if (c->fence) continue;
+        fence_t *f = malloc(sizeof *f);
+        if (!f) gasneti_fatalerror("out of memory completing device copies");
+        *f = (fence_t){c->mk, c->mk->cls->fence(c->mk), 0, 0, 0};
+        for (copy_t *d = c; d; d = d->next)
+            if (!d->fence && d->mk == c->mk) d->fence = f, f->refs++;
+    }
+    for (copy_t **link = &copies, *c; (c = *link);) {
+        fence_t *f = c->fence;
+        if (!f->done && (f->asked != polls || f->mk == until_mk)) {
+            f->asked = polls;
+            do f->done = f->mk->cls->fence_done(f->mk, f->h);
+            while (!f->done && f->mk == until_mk);
+        }
+        if (!f->done) {
+            link = &c->next;
+            continue;
+        }
+        *link = c->next;
+        __atomic_fetch_sub(&gasneti_mk_ncopies, 1, __ATOMIC_RELAXED);
+        if (c->lc) __atomic_fetch_sub(c->lc, 1, __ATOMIC_RELEASE);
+        __atomic_fetch_sub(c->cnt, 1, __ATOMIC_RELEASE);
+        if (!--f->refs) free(f);
+        free(c);
+    }
+    pthread_mutex_unlock(&copies_lock);
+}
+void gasneti_mk_poll_slow(void) { copies_complete(NULL); }
+
 /* ---- hooks for the library's tests (tests/mk_test.h), not for clients:
  * device memory a client allocates itself (as with cudaMalloc), copies to
  * check it byte by byte, and a class's export/import on their own. */
@@ -293,12 +381,21 @@ static gasneti_mk_t kind_of_class(gex_MK_Class_t c)
     return c == GASNETI_MK_CLASS_EMULATED ? &emulated_any : NULL;
 }
 
+/* A kind going away takes its imports with it (CUDA: they belong to the
+ * device context it releases); those peers are then reached through the
+ * AM path, staged. */
 void gasneti_mk_kind_added(gasneti_mk_t mk, int add)
 {
     pthread_mutex_lock(&peers_lock);
     if (add && nkinds < (int)(sizeof kinds / sizeof kinds[0])) kinds[nkinds++] = mk;
     for (int i = 0; !add && i < nkinds; i++)
         if (kinds[i] == mk) kinds[i] = NULL;
+    for (int e = 0; !add && e < GASNET_MAXEPS; e++)
+        for (gex_Rank_t r = 0; peers[e] && r < gasneti_nodes; r++)
+            if (peers[e][r].local && peers[e][r].mk == mk) {
+                mk->cls->unimport(mk, peers[e][r].local, peers[e][r].size);
+                peers[e][r].local = NULL;
+            }
     pthread_mutex_unlock(&peers_lock);
 }
 
@@ -335,7 +432,8 @@ void gasneti_mk_peer_set(gex_EP_Location_t loc, gex_MK_Class_t mk_class, const v
     if (p->local) p->mk->cls->unimport(p->mk, p->local, p->size);
     if (p->mk_class != GEX_MK_CLASS_HOST) __atomic_fetch_sub(&gasneti_mk_npeers, 1, __ATOMIC_RELEASE);
     peer_t np = {mk_class, (uintptr_t)owner_base, size, NULL, NULL};
-    if (mk_class != GEX_MK_CLASS_HOST && h && shm_reaches(loc.gex_rank)) {
+    /* (our own segment is never imported: loopback copies use it as it is) */
+    if (mk_class != GEX_MK_CLASS_HOST && h && loc.gex_rank != gasneti_mynode && shm_reaches(loc.gex_rank)) {
         np.mk = kind_of_class(mk_class);
         char why[256];
         if (np.mk && np.mk->cls->import_handle)

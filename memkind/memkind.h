@@ -59,6 +59,15 @@ typedef struct gasneti_mk_class {
 
     /* Waits until every copy this process started on the device is done. */
     void (*sync)(gasneti_mk_t mk);
+
+    /* Asynchronous device-to-device copies, finished in the order they
+     * are started (NULL: the class has none). copy_start queues one and
+     * returns; fence marks everything queued so far and returns a handle;
+     * fence_done says whether all of that is finished (bytes in place,
+     * sources read), and then releases the handle. */
+    void (*copy_start)(gasneti_mk_t mk, void *dst, const void *src, size_t n);
+    void *(*fence)(gasneti_mk_t mk);
+    int (*fence_done)(gasneti_mk_t mk, void *h);
 } gasneti_mk_class_t;
 
 enum { GASNETI_MK_MAGIC = 0x4d4b4e44 };
@@ -139,5 +148,21 @@ gex_MK_Class_t gasneti_mk_class_of(gex_MK_t kind);
  * the class's own copies, or through a host bounce buffer in pieces when
  * the two sides are devices of different classes. */
 void gasneti_mk_copy(gasneti_mk_t dst_mk, void *dst, gasneti_mk_t src_mk, const void *src, size_t n);
+
+/* The same copy, left to complete later where both sides are device memory
+ * of one device and the class copies asynchronously: it is counted in *cnt
+ * (and *lc, when not NULL), each of which drops by one once the copy is
+ * done, as a poll finds (gasneti_mk_poll, from every poll of the library).
+ * Returns 0 when the copy was made at once instead. A kind's copies finish
+ * before gex_MK_Destroy returns. */
+int gasneti_mk_copy_start(gasneti_mk_t dst_mk, void *dst, gasneti_mk_t src_mk, const void *src,
+                          size_t n, uint32_t *cnt, uint32_t *lc);
+extern int gasneti_mk_ncopies; /* asynchronous copies in flight (atomic) */
+void gasneti_mk_poll_slow(void);
+static inline void gasneti_mk_poll(void)
+{
+    if (__builtin_expect(__atomic_load_n(&gasneti_mk_ncopies, __ATOMIC_ACQUIRE) != 0, 0))
+        gasneti_mk_poll_slow();
+}
 
 #endif

@@ -42,6 +42,10 @@ HAVE_HWLOC := $(shell pkg-config --exists hwloc 2>/dev/null && echo 1)
 # is opened at run time): built when cuda.h is found.
 CUDA_INC ?= /usr/local/cuda/include
 HAVE_CUDA := $(if $(wildcard $(CUDA_INC)/cuda.h),1)
+# bench/gpu times against cudaMemcpy through the static CUDA runtime
+# (which opens the driver at run time too); without it, only its emulated mode.
+CUDA_LIB ?= /usr/local/cuda/lib64
+HAVE_CUDART := $(if $(HAVE_CUDA),$(if $(wildcard $(CUDA_LIB)/libcudart_static.a),1))
 NATIVE_LIBS := $(if $(HAVE_OFI),-lfabric) $(if $(HAVE_VERBS),-libverbs) $(if $(HAVE_HWLOC),-lhwloc) -ldl
 
 CPPFLAGS := -D_GNU_SOURCE=1 -I$(B)/include -Iinclude -Icore-mpi -Iammpi -Iextended -Ibarrier -Icoll -Icore-native -Imemkind -Itools
@@ -60,7 +64,7 @@ TEST_SRCS := $(wildcard tests/*.c)
 AMMPI_TESTS := $(filter tests/ammpi_%,$(TEST_SRCS))
 TOOLS_TESTS := $(filter tests/tools_%,$(TEST_SRCS)) $(wildcard tests/tools_*.cc)
 GASNET_TESTS := $(filter-out $(AMMPI_TESTS) $(TOOLS_TESTS),$(TEST_SRCS))
-BENCH_SRCS := $(wildcard bench/pingpong/*.c bench/flood/*.c bench/barrier/*.c bench/ratomic/*.c bench/vis/*.c bench/coll/*.c)
+BENCH_SRCS := $(wildcard bench/pingpong/*.c bench/flood/*.c bench/barrier/*.c bench/ratomic/*.c bench/vis/*.c bench/coll/*.c bench/gpu/*.c)
 
 CONFIG_H := $(B)/include/gasnet_config.h
 LIBAMMPI := $(B)/lib/libammpi.a
@@ -216,7 +220,9 @@ $(B)/fuzz/%: tests/fuzz/%.c tests/fuzz/fuzz.h $(B)/lib/libgasnet-mpi-seq.a $(LIB
 $(B)/bench/%: bench/%.c $(B)/lib/libgasnet-mpi-seq.a $(LIBAMMPI) $(wildcard bench/*.h)
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
-	@$(CC) $(CPPFLAGS) -Ibench $(MODE_DEF_seq) $(CFLAGS) $< -o $@ $(LDFLAGS) $(B)/lib/libgasnet-mpi-seq.a $(LIBAMMPI) $(NATIVE_LIBS) -lm
+	@$(CC) $(CPPFLAGS) $(FILE_CPPFLAGS) -Ibench $(MODE_DEF_seq) $(CFLAGS) $< -o $@ $(LDFLAGS) $(B)/lib/libgasnet-mpi-seq.a $(LIBAMMPI) $(FILE_LIBS) $(NATIVE_LIBS) -lm
+$(B)/bench/gpu/gpu_bw: FILE_CPPFLAGS := $(if $(HAVE_CUDART),-DBENCH_CUDART -I$(CUDA_INC))
+$(B)/bench/gpu/gpu_bw: FILE_LIBS := $(if $(HAVE_CUDART),-L$(CUDA_LIB) -lcudart_static -lrt)
 
 install: $(LIBAMMPI) $(GASNET_LIBS) $(TOOLS_LIBS) $(B)/flags.sh
 	@scripts/install.sh "$(PREFIX)" "$(B)"

@@ -42,7 +42,8 @@
  *                 fragments, checked byte by byte against a reference
  *
  * Device memory is read and written only through the class's copies
- * (tests/mk_test.h).
+ * (tests/mk_test.h). The device kind is the emulated class's, or the
+ * CUDA_UVA class's (device 0) with EX_MK_CLASS=cuda (tests/gpu/run.sh).
  */
 #include "ex_test.h"
 #include "mk_test.h"
@@ -52,14 +53,21 @@
 
 static ex_ctx_t c;
 
-static gex_MK_t emulated_kind(void)
+/* The device kind the tests use: the emulated class, or with
+ * EX_MK_CLASS=cuda the CUDA_UVA class on device 0 (a machine with a GPU). */
+static gex_MK_t device_kind(void)
 {
     gex_MK_Create_args_t a;
     memset(&a, 0, sizeof a);
     a.gex_class = GASNETI_MK_CLASS_EMULATED;
+    const char *cls = getenv("EX_MK_CLASS");
+    if (cls && !strcmp(cls, "cuda")) {
+        a.gex_class = GEX_MK_CLASS_CUDA_UVA;
+        a.gex_args.gex_class_cuda_uva.gex_CUdevice = 0;
+    } else CHECK(!cls || !strcmp(cls, "emulated"), "EX_MK_CLASS=%s: cuda or emulated", cls);
     gex_MK_t k = NULL;
     CHECK_OK(gex_MK_Create(&k, c.client, &a, 0));
-    CHECK(k != NULL && k != GEX_MK_HOST, "the emulated kind is a new kind");
+    CHECK(k != NULL && k != GEX_MK_HOST, "a device kind is a new kind");
     return k;
 }
 
@@ -120,7 +128,7 @@ static void test_args(void)
     gex_MK_Destroy(GEX_MK_HOST, 0);
 
     /* two kinds of one class are distinct objects; each can be destroyed */
-    gex_MK_t k1 = emulated_kind(), k2 = emulated_kind();
+    gex_MK_t k1 = device_kind(), k2 = device_kind();
     CHECK(k1 != k2, "two kinds");
     unsigned char in[100], out[100];
     ex_fill(in, sizeof in, 5);
@@ -139,7 +147,7 @@ static void test_args(void)
 static void test_ipc(void)
 {
     const size_t n = 3 * 4096 + 123, off = 4096 + 7; /* a range inside the allocation */
-    gex_MK_t k = emulated_kind();
+    gex_MK_t k = device_kind();
     size_t hs = gasneti_mk_test_handle_size();
     CHECK(hs <= 4096, "handle size %zu", hs);
     char *mine = gasneti_mk_test_alloc(k, n + off);
@@ -176,7 +184,7 @@ static void test_ipc(void)
 
 static void test_touch(void)
 {
-    gex_MK_t k = emulated_kind();
+    gex_MK_t k = device_kind();
     volatile char *d = gasneti_mk_test_alloc(k, 64);
     printf("ex_mk touch: reading device memory from the host\n");
     fflush(stdout);
@@ -205,7 +213,7 @@ static void rig_up(size_t slot, gex_EP_Capabilities_t caps)
 {
     g.slot = slot;
     size_t len = (c.n + 1) * slot;
-    g.kind = emulated_kind();
+    g.kind = device_kind();
     CHECK_OK(gex_EP_Create(&g.ep, c.client, caps, 0));
     CHECK(gex_EP_QueryIndex(g.ep) != 0, "a created endpoint has a non-zero index");
     if (c.me % 2) {
@@ -847,7 +855,7 @@ static void test_vis(unsigned rounds, unsigned seed)
  * unbind). */
 static void test_segs(void)
 {
-    gex_MK_t k = emulated_kind();
+    gex_MK_t k = device_kind();
     gex_Segment_t s = GEX_SEGMENT_INVALID, untouched = (gex_Segment_t)&k;
     s = untouched;
     CHECK(gex_Segment_Create(&s, c.client, NULL, 0, k, 0) == GASNET_ERR_BAD_ARG, "length 0");
@@ -895,7 +903,7 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "ipc")) test_ipc();
     else if (!strcmp(mode, "touch")) test_touch();
     else if (!strcmp(mode, "destroy_bad")) {
-        gex_MK_t k = emulated_kind();
+        gex_MK_t k = device_kind();
         gex_MK_Destroy(k, 0);
         gex_MK_Destroy(k, 0); /* erroneous: must not return */
         printf("ex_mk destroy_bad: returned\n");
