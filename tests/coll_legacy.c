@@ -30,9 +30,11 @@
 static gasnet_node_t me, n;
 static char *seg;
 static int matrix;
+/* src and dst halves of the segment: room for 70000-byte blocks from 64
+ * ranks (a scatter's src and an exchange's dst are n blocks) */
 #define SRC_OFF 0
-#define DST_OFF (1 << 20)
-#define SEGSIZE (2 << 20)
+#define DST_OFF (5 << 20)
+#define SEGSIZE (10 << 20)
 
 enum { BROADCAST, SCATTER, GATHER, GATHER_ALL, EXCHANGE, NKINDS };
 static const char *const kind_names[] = {"broadcast", "scatter", "gather", "gather_all", "exchange"};
@@ -111,6 +113,8 @@ static void one_case(int kind, int in, int out, int in_seg, size_t nb, gasnet_no
     size_t ssz = src_size(kind, nb), dsz = dst_size(kind, nb);
     char *src = in_seg ? seg + SRC_OFF : malloc(ssz), *dst = in_seg ? seg + DST_OFF : malloc(dsz);
     CHECK(src && dst, "out of memory");
+    CHECK(!in_seg || (ssz <= DST_OFF - SRC_OFF && dsz <= SEGSIZE - DST_OFF),
+          "the test's segment layout is too small for %zu-byte blocks on %u ranks", nb, n);
     fill_src(kind, src, nb, base);
     memset(dst, 0xEE, dsz);
     int flags = ins[in] | outs[out] | GASNET_COLL_LOCAL |

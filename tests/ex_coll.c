@@ -173,7 +173,7 @@ static mat_t mat_of(gex_Rank_t j, size_t i)
 }
 static double dbl_of(gex_Rank_t j, size_t i)
 {
-    return ((j * 5 + i) % 7) * ((j + i) % 2 ? -1.0 : 1.0);
+    return (j + 1 + (double)(i % 7) / 8) * ((j + i) % 2 ? -1.0 : 1.0); /* |value|: one per rank */
 }
 
 /* ---- one team */

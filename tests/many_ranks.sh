@@ -1,0 +1,40 @@
+#!/bin/bash
+# The public-API test programs of the suite on more ranks than the
+# 2-core development machine runs well: for a machine with many cores
+# (the device machine has 16). Each runs on one host with the defaults
+# (shm), then with GASNET_SUPERNODE_MAXSIZE=4 (neighbourhoods of 4: shm
+# within, MPI AMs between) and with every put and get an AM. Not part of
+# make check.
+#
+#   tests/many_ranks.sh [BUILD_DIR [RANKS...]]     (default build/opt 8 16)
+set -u
+cd "$(dirname "$0")/.." || exit 1
+B=${1:-build/opt}
+shift
+ranks=("$@")
+[ ${#ranks[@]} -eq 0 ] && ranks=(8 16)
+FLAVOR=many
+. tests/harness.sh
+export IPATH_NO_BACKTRACE=1 TEST_TIMEOUT=${TEST_TIMEOUT:-120}
+X=$B/tests
+for n in "${ranks[@]}"; do
+    for cfg in "shm|" "nbrhd4|GASNET_SUPERNODE_MAXSIZE=4" "am|GASNET_RMA=am"; do
+        name=${cfg%%|*}
+        env=()
+        [ -n "${cfg#*|}" ] && env=(-e "${cfg#*|}")
+        t ex_am_$name $n "${env[@]}" -g 'ex_am: ok' -- $X/par/ex_am 65001
+        t ex_rma_$name $n "${env[@]}" -g 'ex_rma: ok' -- $X/seq/ex_rma 4097
+        t ex_teams_$name $n "${env[@]}" -g 'ex_teams: ok' -- $X/seq/ex_teams
+        t ex_eps_$name $n "${env[@]}" -g 'ex_eps: ok' -- $X/seq/ex_eps ${name/nbrhd4/any}
+        t ex_coll_$name $n "${env[@]}" -g 'ex_coll: ok' -- $X/seq/ex_coll
+        t coll_legacy_$name $n "${env[@]}" -g 'coll_legacy: ok' -- $X/par/coll_legacy
+        t ex_ratomic_$name $n "${env[@]}" -g 'ex_ratomic: ok' -- $X/seq/ex_ratomic contend
+        t vis_$name $n "${env[@]}" -g 'vis random: ok' -- $X/seq/vis random 40 $n
+        for alg in AMDISSEM SHM; do
+            [ $alg/$name = SHM/am ] && continue # (the SHM barrier needs the shm backend)
+            t ext_barrier_${alg}_$name $n "${env[@]}" -e GASNET_BARRIER=$alg -- $X/seq/ext_barrier 1
+        done
+        t ext_putget_$name $n "${env[@]}" -- $X/seq/ext_putget 65001
+    done
+done
+finish
