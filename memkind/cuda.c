@@ -43,6 +43,8 @@
     X(cuMemcpyDtoH, "cuMemcpyDtoH_v2")                              \
     X(cuMemcpyDtoD, "cuMemcpyDtoD_v2")                              \
     X(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2")                    \
+    X(cuMemHostAlloc, "cuMemHostAlloc")                             \
+    X(cuMemFreeHost, "cuMemFreeHost")                               \
     X(cuEventCreate, "cuEventCreate")                               \
     X(cuEventDestroy, "cuEventDestroy_v2")                          \
     X(cuEventRecord, "cuEventRecord")                               \
@@ -322,8 +324,24 @@ static int cuda_fence_done(gasneti_mk_t mk, void *h)
     return rc == CUDA_SUCCESS;
 }
 
+static void *cuda_pinned_alloc(gasneti_mk_t mk, size_t n)
+{
+    void *p = NULL;
+    push(mk);
+    if (p_cuMemHostAlloc(&p, n, CU_MEMHOSTALLOC_PORTABLE) != CUDA_SUCCESS) p = NULL;
+    pop();
+    return p;
+}
+static void cuda_pinned_free(gasneti_mk_t mk, void *p, size_t n)
+{
+    (void)n;
+    push(mk);
+    check(p_cuMemFreeHost(p), "cuMemFreeHost");
+    pop();
+}
+
 const gasneti_mk_class_t gasneti_mk_class_cuda_uva = {
     "CUDA_UVA", cuda_create, cuda_destroy, cuda_alloc, cuda_free, cuda_owns, cuda_to_host,
     cuda_from_host, cuda_dev_to_dev, cuda_export, cuda_import, cuda_unimport, cuda_sync,
-    cuda_copy_start, cuda_fence, cuda_fence_done,
+    cuda_copy_start, cuda_fence, cuda_fence_done, cuda_pinned_alloc, cuda_pinned_free,
 };

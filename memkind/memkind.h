@@ -68,6 +68,11 @@ typedef struct gasneti_mk_class {
     void (*copy_start)(gasneti_mk_t mk, void *dst, const void *src, size_t n);
     void *(*fence)(gasneti_mk_t mk);
     int (*fence_done)(gasneti_mk_t mk, void *h);
+
+    /* Page-locked host memory, which the device copies to and from at full
+     * speed (NULL: the class has none); NULL when it cannot be had. */
+    void *(*pinned_alloc)(gasneti_mk_t mk, size_t n);
+    void (*pinned_free)(gasneti_mk_t mk, void *p, size_t n);
 } gasneti_mk_class_t;
 
 enum { GASNETI_MK_MAGIC = 0x4d4b4e44 };
@@ -78,6 +83,8 @@ struct gasneti_mk_s {
     gasneti_client_t client;
     int device;  /* the device ordinal, where the class has one */
     void *priv;  /* the class's state (CUDA: its primary context) */
+    char *bounce; /* pinned buffer for small host-device copies (memkind.c) */
+    pthread_mutex_t bounce_lock;
 };
 
 extern const gasneti_mk_class_t gasneti_mk_class_host;
