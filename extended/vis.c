@@ -1147,15 +1147,18 @@ static void check_flags(const vis_call_t *v)
 }
 
 /* Whether loc's bound segment is mapped here (this process, a neighbour's
- * primordial segment through the shm backend, or a neighbour's created
- * endpoint's GASNet-allocated host segment), and the shift that reaches
- * its addresses here. */
+ * primordial segment through the shm backend, a neighbour's created
+ * endpoint's GASNet-allocated host segment, or its device segment imported
+ * here: registered, so the copies use its class), and the shift that
+ * reaches its addresses here. */
 static int mapped_here(gex_EP_Location_t loc, uintptr_t *shift)
 {
     *shift = 0;
     if (loc.gex_rank == gasneti_mynode) return 1;
     const gasnet_seginfo_t *s = gasneti_peer_segment(loc);
     char *here = s ? gasneti_peer_local(loc, s->addr) : NULL;
+    gasneti_mk_t mk;
+    if (!here && s && gasneti_mk_peer_is_device(loc)) here = gasneti_mk_peer_local(loc, s->addr, &mk);
     *shift = (uintptr_t)here - (uintptr_t)(s ? s->addr : NULL);
     return here != NULL;
 }

@@ -422,6 +422,7 @@ void gasneti_mk_kind_added(gasneti_mk_t mk, int add)
     for (int e = 0; !add && e < GASNET_MAXEPS; e++)
         for (gex_Rank_t r = 0; peers[e] && r < gasneti_nodes; r++)
             if (peers[e][r].local && peers[e][r].mk == mk) {
+                gasneti_mk_unregister(peers[e][r].local);
                 mk->cls->unimport(mk, peers[e][r].local, peers[e][r].size);
                 peers[e][r].local = NULL;
             }
@@ -458,7 +459,10 @@ void gasneti_mk_peer_set(gex_EP_Location_t loc, gex_MK_Class_t mk_class, const v
         __atomic_store_n(&peers[loc.gex_ep_index], row, __ATOMIC_RELEASE);
     }
     peer_t *p = &row[loc.gex_rank];
-    if (p->local) p->mk->cls->unimport(p->mk, p->local, p->size);
+    if (p->local) {
+        gasneti_mk_unregister(p->local);
+        p->mk->cls->unimport(p->mk, p->local, p->size);
+    }
     if (p->mk_class != GEX_MK_CLASS_HOST) __atomic_fetch_sub(&gasneti_mk_npeers, 1, __ATOMIC_RELEASE);
     peer_t np = {mk_class, (uintptr_t)owner_base, size, NULL, NULL};
     /* (our own segment is never imported: loopback copies use it as it is) */
@@ -467,6 +471,7 @@ void gasneti_mk_peer_set(gex_EP_Location_t loc, gex_MK_Class_t mk_class, const v
         char why[256];
         if (np.mk && np.mk->cls->import_handle)
             np.local = np.mk->cls->import_handle(np.mk, h, size, why, sizeof why);
+        if (np.local) gasneti_mk_register(np.mk, np.local, size); /* copies there use the class */
         if (np.local && gasneti_getenv_yesno("GASNET_VERBOSEENV", 0))
             fprintf(stderr, "GASNet node %u: the device segment of endpoint %u of node %u is mapped "
                     "here (shm path: %s class copies)\n", gasneti_mynode, loc.gex_ep_index,

@@ -900,6 +900,7 @@ else
             -- $B/tests/par/ex_mk long
         t ex_mk_long_mpi 3 -e GASNET_SUPERNODE_MAXSIZE=1 -g 'ex_mk long: ok' -- $B/tests/seq/ex_mk long
         t ex_mk_vis_shm 3 -g 'ex_mk vis: ok' -- $B/tests/seq/ex_mk vis 96 1
+        t ex_mk_vis_nopoll 2 -g 'ex_mk vis_nopoll: ok' -- $B/tests/seq/ex_mk vis_nopoll
         t ex_mk_vis_am_par 2 "${AM[@]}" -g 'ex_mk vis: ok' -- $B/tests/par/ex_mk vis 96 2
         t ex_mk_vis_mpi 3 -e GASNET_SUPERNODE_MAXSIZE=1 -g 'ex_mk vis: ok' -- $B/tests/seq/ex_mk vis 72 3
         # ofi serves the host segments; device memory is staged over the AM path
