@@ -279,8 +279,8 @@ static unsigned polls;
 int gasneti_mk_ncopies;
 static pthread_mutex_t copies_lock = PTHREAD_MUTEX_INITIALIZER;
 
-int gasneti_mk_copy_start(gasneti_mk_t dst_mk, void *dst, gasneti_mk_t src_mk, const void *src,
-                          size_t n, uint32_t *cnt, uint32_t *lc)
+void gasneti_mk_copy_start(gasneti_mk_t dst_mk, void *dst, gasneti_mk_t src_mk, const void *src,
+                           size_t n, uint32_t *cnt, uint32_t *lc)
 {
     copy_t *c = NULL;
     if (n && !gasneti_mk_is_host(dst_mk) && !gasneti_mk_is_host(src_mk) &&
@@ -288,7 +288,7 @@ int gasneti_mk_copy_start(gasneti_mk_t dst_mk, void *dst, gasneti_mk_t src_mk, c
         c = malloc(sizeof *c);
     if (!c) {
         gasneti_mk_copy(dst_mk, dst, src_mk, src, n);
-        return 0;
+        return;
     }
     __atomic_fetch_add(cnt, 1, __ATOMIC_RELAXED);
     if (lc) __atomic_fetch_add(lc, 1, __ATOMIC_RELAXED);
@@ -299,7 +299,6 @@ int gasneti_mk_copy_start(gasneti_mk_t dst_mk, void *dst, gasneti_mk_t src_mk, c
     copies = c;
     __atomic_fetch_add(&gasneti_mk_ncopies, 1, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&copies_lock);
-    return 1;
 }
 
 /* Completes the copies that are done: all of them, or with until_mk, waits
@@ -410,6 +409,14 @@ static gasneti_mk_t kind_of_class(gex_MK_Class_t c)
     return c == GASNETI_MK_CLASS_EMULATED ? &emulated_any : NULL;
 }
 
+/* Undoes an import: out of the local ranges, then unmapped. */
+static void drop_import(peer_t *p)
+{
+    gasneti_mk_unregister(p->local);
+    p->mk->cls->unimport(p->mk, p->local, p->size);
+    p->local = NULL;
+}
+
 /* A kind going away takes its imports with it (CUDA: they belong to the
  * device context it releases); those peers are then reached through the
  * AM path, staged. */
@@ -421,11 +428,7 @@ void gasneti_mk_kind_added(gasneti_mk_t mk, int add)
         if (kinds[i] == mk) kinds[i] = NULL;
     for (int e = 0; !add && e < GASNET_MAXEPS; e++)
         for (gex_Rank_t r = 0; peers[e] && r < gasneti_nodes; r++)
-            if (peers[e][r].local && peers[e][r].mk == mk) {
-                gasneti_mk_unregister(peers[e][r].local);
-                mk->cls->unimport(mk, peers[e][r].local, peers[e][r].size);
-                peers[e][r].local = NULL;
-            }
+            if (peers[e][r].local && peers[e][r].mk == mk) drop_import(&peers[e][r]);
     pthread_mutex_unlock(&peers_lock);
 }
 
@@ -459,10 +462,7 @@ void gasneti_mk_peer_set(gex_EP_Location_t loc, gex_MK_Class_t mk_class, const v
         __atomic_store_n(&peers[loc.gex_ep_index], row, __ATOMIC_RELEASE);
     }
     peer_t *p = &row[loc.gex_rank];
-    if (p->local) {
-        gasneti_mk_unregister(p->local);
-        p->mk->cls->unimport(p->mk, p->local, p->size);
-    }
+    if (p->local) drop_import(p);
     if (p->mk_class != GEX_MK_CLASS_HOST) __atomic_fetch_sub(&gasneti_mk_npeers, 1, __ATOMIC_RELEASE);
     peer_t np = {mk_class, (uintptr_t)owner_base, size, NULL, NULL};
     /* (our own segment is never imported: loopback copies use it as it is) */

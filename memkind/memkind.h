@@ -160,10 +160,10 @@ void gasneti_mk_copy(gasneti_mk_t dst_mk, void *dst, gasneti_mk_t src_mk, const 
  * of one device and the class copies asynchronously: it is counted in *cnt
  * (and *lc, when not NULL), each of which drops by one once the copy is
  * done, as a poll finds (gasneti_mk_poll, from every poll of the library).
- * Returns 0 when the copy was made at once instead. A kind's copies finish
- * before gex_MK_Destroy returns. */
-int gasneti_mk_copy_start(gasneti_mk_t dst_mk, void *dst, gasneti_mk_t src_mk, const void *src,
-                          size_t n, uint32_t *cnt, uint32_t *lc);
+ * Otherwise the copy is made at once. A kind's copies finish before
+ * gex_MK_Destroy returns. */
+void gasneti_mk_copy_start(gasneti_mk_t dst_mk, void *dst, gasneti_mk_t src_mk, const void *src,
+                           size_t n, uint32_t *cnt, uint32_t *lc);
 extern int gasneti_mk_ncopies; /* asynchronous copies in flight (atomic) */
 void gasneti_mk_poll_slow(void);
 static inline void gasneti_mk_poll(void)
