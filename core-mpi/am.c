@@ -191,14 +191,15 @@ static int request(int category, gex_TM_t tm_, gex_Rank_t rank, gex_AM_Index_t h
     int32_t args[16];
     collect_args(ap, numargs, args);
     gasnete_pack_flush(); /* puts and gets this thread issued earlier go first */
-    void *staged = stage_source(src, nbytes, call); /* sent with local completion on return */
+    /* sent with local completion on return */
+    void *staged = nbytes ? stage_source(src, nbytes, call) : NULL;
     ammpi_msg_t m = {category, (int)loc.gex_rank, loc.gex_ep_index, tm->ep->index, handler,
                      staged ? staged : src, nbytes, dest_addr, numargs, args,
                      (flags & GEX_FLAG_IMMEDIATE) ? AMMPI_IMMEDIATE : 0, staged ? NULL : lc};
     gasnetc_in_mpi++;
     rc = ammpi_request(gasnetc_ep, &m);
     gasnetc_in_mpi--;
-    free(staged);
+    if (staged) free(staged);
     if (rc == AMMPI_ERR_AGAIN) {
         if (op) gasnete_op_free(op);
         return 1; /* an IMMEDIATE no-op: nothing was sent */
@@ -246,11 +247,11 @@ static int reply(int category, gex_Token_t token, gex_AM_Index_t handler, const 
     if (category != AMMPI_SHORT && (rc = check_reply_lc(call, lc_opt)) != GASNET_OK) return rc;
     int32_t args[16];
     collect_args(ap, numargs, args);
-    void *staged = stage_source(src, nbytes, call);
+    void *staged = nbytes ? stage_source(src, nbytes, call) : NULL;
     ammpi_msg_t m = {category, 0, 0, 0, handler, staged ? staged : src, nbytes, dest_addr,
                      numargs, args, 0, NULL};
     rc = ammpi_reply(tok, &m);
-    free(staged);
+    if (staged) free(staged);
     return rc == AMMPI_OK ? GASNET_OK : gasneti_report(call, from_ammpi(rc), "transport error");
 }
 

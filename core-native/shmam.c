@@ -40,7 +40,8 @@
  *
  * THREADS. A ring has one writing process and one reading process; a
  * lock per ring on each side orders that process's threads (readers only
- * try it: a ring another thread drains is skipped).
+ * try it: a ring another thread drains is skipped), where it has several
+ * in the library (PAR, or a progress thread).
  *
  * MEMORY. (n-1) rings of GASNET_SHM_AM_RING bytes per process in shared
  * memory, n the neighbourhood's size; the private reply list holds at
@@ -100,13 +101,22 @@ static char *data_of(char *obj, int sender)
 
 /* A ring's lock is held for a copy or to drain the ring, never across a
  * wait (readers only try it), so a flag does: a pthread mutex costs more
- * than writing a short message. */
-static int ring_trylock(ring_t *r) { return !__atomic_exchange_n(&r->busy, 1, __ATOMIC_ACQUIRE); }
+ * than writing a short message. With one thread in the library (SEQ, no
+ * progress thread) there is nothing to order, and the atomic exchange
+ * would be a tenth of a short message's cost at each end. */
+static int ring_locking;
+static int ring_trylock(ring_t *r)
+{
+    return !ring_locking || !__atomic_exchange_n(&r->busy, 1, __ATOMIC_ACQUIRE);
+}
 static void ring_lock(ring_t *r)
 {
     while (!ring_trylock(r)) sched_yield();
 }
-static void ring_unlock(ring_t *r) { __atomic_store_n(&r->busy, 0, __ATOMIC_RELEASE); }
+static void ring_unlock(ring_t *r)
+{
+    if (ring_locking) __atomic_store_n(&r->busy, 0, __ATOMIC_RELEASE);
+}
 
 /* ---- writing */
 
@@ -383,6 +393,7 @@ void gasneti_shmam_init(void)
         out[i] = (ring_t){ctl_of(objs[i], local_rank), data_of(objs[i], local_rank),
                           0, (gex_Rank_t)jobranks[i], 0, 0};
     }
+    ring_locking = ammpi_config(gasnetc_ep)->thread_safe;
     channel = (ammpi_channel_t){shm_send, shm_poll};
     if (ammpi_add_channel(gasnetc_ep, &channel, peers) != AMMPI_OK)
         gasneti_fatalerror("shared-memory AMs: could not add the channel");
