@@ -103,7 +103,7 @@ static char *data_of(char *obj, int sender)
  * wait (readers only try it), so a flag does: a pthread mutex costs more
  * than writing a short message. With one thread in the library (SEQ, no
  * progress thread) there is nothing to order, and the atomic exchange
- * would be a tenth of a short message's cost at each end. */
+ * would stall each end of every message for nothing. */
 static int ring_locking;
 static int ring_trylock(ring_t *r)
 {

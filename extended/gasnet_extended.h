@@ -58,19 +58,14 @@ static inline void *gasneti_pshm_addr(gex_TM_t tm, gex_Rank_t rank, const void *
     return (char *)raddr + p->offset;
 }
 
-/* memcpy for the fast path: the common word sizes as one load and store
- * each, where a call to the library's memcpy would cost more than the
- * rest of the operation. */
+/* memcpy for the fast path: words as one load and store each, where a
+ * call to the library's memcpy would cost more than the rest of the
+ * operation (tests, not a switch: its jump table costs an indirect jump). */
 static inline void gasneti_fast_copy(void *d, const void *s, size_t n)
 {
-    switch (n) {
-    case 1: memcpy(d, s, 1); break;
-    case 2: memcpy(d, s, 2); break;
-    case 4: memcpy(d, s, 4); break;
-    case 8: memcpy(d, s, 8); break;
-    case 16: memcpy(d, s, 16); break;
-    default: memcpy(d, s, n);
-    }
+    if (n == 8) memcpy(d, s, 8);
+    else if (n == 4) memcpy(d, s, 4);
+    else memcpy(d, s, n);
 }
 
 static inline int gasneti_fast_put(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
