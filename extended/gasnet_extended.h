@@ -44,18 +44,20 @@ extern gex_TM_t gasneti_tm0;
                             GEX_FLAG_SELF_SEG_BOUND | GEX_FLAG_PEER_SEG_UNKNOWN |                      \
                             GEX_FLAG_PEER_SEG_SOME | GEX_FLAG_PEER_SEG_BOUND)
 
-/* Where [raddr, raddr+n) of rank's segment lies in this process, or NULL
- * when the fast path does not apply. */
-static inline void *gasneti_pshm_addr(gex_TM_t tm, gex_Rank_t rank, const void *raddr, size_t n,
-                                      const void *laddr, gex_Flags_t flags)
+/* Whether the fast path applies; if so, *here is where [raddr, raddr+n)
+ * of rank's segment lies in this process. */
+static inline int gasneti_pshm_addr(gex_TM_t tm, gex_Rank_t rank, const void *raddr, size_t n,
+                                    const void *laddr, gex_Flags_t flags, char **here)
 {
-    if (!GASNETI_FAST_PATHS || tm != gasneti_tm0 || !gasneti_pshm || rank >= gasneti_nodes ||
-        !laddr || (flags & ~GASNETI_FAST_FLAGS) || __atomic_load_n(&gasneti_mk_nranges, __ATOMIC_RELAXED))
-        return NULL;
-    const gasneti_pshm_t *p = &gasneti_pshm[rank];
+    const gasneti_pshm_t *table = gasneti_pshm; /* read once: fixed after attach */
+    if (!GASNETI_FAST_PATHS || tm != gasneti_tm0 || !table || rank >= gasneti_nodes || !laddr ||
+        (flags & ~GASNETI_FAST_FLAGS) || __atomic_load_n(&gasneti_mk_nranges, __ATOMIC_RELAXED))
+        return 0;
+    const gasneti_pshm_t *p = &table[rank];
     uintptr_t off = (uintptr_t)raddr - p->base;
-    if (off >= p->size || n > p->size - off) return NULL;
-    return (char *)raddr + p->offset;
+    if (off >= p->size || n > p->size - off) return 0;
+    *here = (char *)raddr + p->offset;
+    return 1;
 }
 
 /* memcpy for the fast path: words as one load and store each, where a
@@ -71,8 +73,8 @@ static inline void gasneti_fast_copy(void *d, const void *s, size_t n)
 static inline int gasneti_fast_put(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src,
                                    size_t n, gex_Flags_t flags)
 {
-    void *d = gasneti_pshm_addr(tm, rank, dest, n, src, flags);
-    if (!d) return 0;
+    char *d;
+    if (!gasneti_pshm_addr(tm, rank, dest, n, src, flags, &d)) return 0;
     gasneti_fast_copy(d, src, n);
     __atomic_thread_fence(__ATOMIC_RELEASE);
     return 1;
@@ -81,8 +83,8 @@ static inline int gasneti_fast_put(gex_TM_t tm, gex_Rank_t rank, void *dest, con
 static inline int gasneti_fast_get(gex_TM_t tm, void *dest, gex_Rank_t rank, const void *src,
                                    size_t n, gex_Flags_t flags)
 {
-    const void *s = gasneti_pshm_addr(tm, rank, src, n, dest, flags);
-    if (!s) return 0;
+    char *s;
+    if (!gasneti_pshm_addr(tm, rank, src, n, dest, flags, &s)) return 0;
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     gasneti_fast_copy(dest, s, n);
     return 1;
