@@ -13,8 +13,9 @@
  * context synchronise. The asynchronous device-to-device copy (for
  * operations that complete later) goes on the context's default stream,
  * so it is ordered after the client's work there; a fence is an event
- * (from a small pool) recorded behind the copies, which the poll queries. Export/import are CUDA IPC memory handles of the allocation
- * holding the range, plus the range's offset in it.
+ * (from a small pool) recorded behind the copies, which the poll queries.
+ * Export/import are CUDA IPC memory handles of the allocation holding the
+ * range, plus the range's offset in it.
  */
 #include "memkind.h"
 

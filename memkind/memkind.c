@@ -223,6 +223,13 @@ static char *bounce_take(gasneti_mk_t mk, size_t n)
     return mk->bounce;
 }
 
+/* Whether the class copies between two device kinds itself (dev_to_dev,
+ * copy_start): they are one device of one class. */
+static int one_device(gasneti_mk_t a, gasneti_mk_t b)
+{
+    return a->cls == b->cls && a->device == b->device;
+}
+
 void gasneti_mk_copy(gasneti_mk_t dst_mk, void *dst, gasneti_mk_t src_mk, const void *src, size_t n)
 {
     int dh = gasneti_mk_is_host(dst_mk), sh = gasneti_mk_is_host(src_mk);
@@ -239,7 +246,7 @@ void gasneti_mk_copy(gasneti_mk_t dst_mk, void *dst, gasneti_mk_t src_mk, const 
         memcpy(dst, b, n);
         pthread_mutex_unlock(&src_mk->bounce_lock);
     } else if (dh) src_mk->cls->to_host(src_mk, dst, src, n);
-    else if (dst_mk->cls == src_mk->cls && dst_mk->device == src_mk->device)
+    else if (one_device(dst_mk, src_mk))
         dst_mk->cls->dev_to_dev(dst_mk, dst, src, n);
     else { /* two devices that cannot copy to each other: through the host */
         enum { BOUNCE = 256 * 1024 };
@@ -284,7 +291,7 @@ void gasneti_mk_copy_start(gasneti_mk_t dst_mk, void *dst, gasneti_mk_t src_mk, 
 {
     copy_t *c = NULL;
     if (n && !gasneti_mk_is_host(dst_mk) && !gasneti_mk_is_host(src_mk) &&
-        dst_mk->cls == src_mk->cls && dst_mk->device == src_mk->device && dst_mk->cls->copy_start)
+        one_device(dst_mk, src_mk) && dst_mk->cls->copy_start)
         c = malloc(sizeof *c);
     if (!c) {
         gasneti_mk_copy(dst_mk, dst, src_mk, src, n);
