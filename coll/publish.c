@@ -3,7 +3,9 @@
  * known to every member's process.
  *
  * Every member sends its records (endpoint index, owner address and size,
- * and for a GASNet-allocated host segment the owner's pid and memfd) to
+ * for a GASNet-allocated host segment the owner's pid and memfd, for a
+ * device segment its export handle, and the keys of the network backends
+ * it registered the segment with: core-native/rma.h) to
  * every other member as a collective message of the team, then takes
  * theirs; each record goes into the segment table (core-mpi/segment.c),
  * which maps a neighbour's GASNet-allocated segment so the shm path can
@@ -12,6 +14,7 @@
  */
 #include "coll.h"
 #include "memkind.h"
+#include "rma.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +27,7 @@ typedef struct {
     uint64_t addr, size;
     uint32_t has_handle, pad; /* a device segment: the class exported it */
     gasneti_mk_handle_t handle;
+    gasneti_rma_keys_t net;
 } pubrec_t;
 
 typedef struct {
@@ -62,6 +66,7 @@ static int publish_progress(gasnete_coll_op_t *op)
                 gasneti_mk_peer_set(loc, (gex_MK_Class_t)recs[i].mk_class,
                                     (void *)(uintptr_t)recs[i].addr, (uintptr_t)recs[i].size,
                                     recs[i].has_handle ? &recs[i].handle : NULL);
+                gasneti_rma_peer_keys(loc, &recs[i].net);
             }
         }
         x->have[r] = 1;
@@ -104,6 +109,7 @@ int gex_EP_PublishBoundSegment(gex_TM_t tm_, gex_EP_t *eps, size_t num_eps, gex_
             rec->has_handle = gasneti_mk_export(gasneti_mk_import(seg->kind, call), seg->addr,
                                                 seg->size, &rec->handle) == 0;
         }
+        gasneti_rma_seg_register(seg, ep->index, &rec->net);
     }
     x->have[tm->rank] = 1;
     x->got = 1;

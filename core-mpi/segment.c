@@ -211,6 +211,7 @@ int gex_Segment_Destroy(gex_Segment_t segment, gex_Flags_t flags)
         gex_EP_Location_t me = {gasneti_mynode, ep->index};
         gasneti_epseg_set(me, NULL, 0, 0, -1);
     }
+    gasneti_rma_seg_unregister(seg);
     if (seg->kind != GEX_MK_HOST) {
         gasneti_mk_segment_release(seg->kind, seg->addr, seg->size, seg->allocated);
     } else if (seg->allocated) {

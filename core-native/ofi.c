@@ -110,6 +110,7 @@
  * briefly holds every node's card (about 200 bytes plus the address).
  */
 #include "rma.h"
+#include "memkind.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -134,7 +135,8 @@ typedef struct op {
     uint32_t *counter; /* the caller's, decremented at completion */
     struct op *next;   /* free list */
     char *bounce;      /* held until completion, or NULL */
-    void *remote;      /* for error messages */
+    void *remote;      /* the owner's address, for error messages */
+    gasneti_rma_key_t seg; /* how the card names the remote segment */
     size_t len;
     gasnet_node_t node;
     int write;
@@ -151,7 +153,7 @@ static struct {
     int virt_addr;      /* remote addresses are virtual, not offsets */
     size_t inject, max_msg;
     fi_addr_t *addr;    /* per node */
-    uint64_t *key;      /* per node: its segment's MR key */
+    gasneti_rma_key_t *key; /* per node: its primordial segment's */
     pthread_mutex_t lock;
     op_t *ops, *free_ops;
     char *bounce_mem, *free_bounce[NBOUNCE];
@@ -240,7 +242,42 @@ static size_t op_count(void)
     return n < 16 ? 16 : n > 4096 ? 4096 : n;
 }
 
-static int setup(void **name, size_t *namelen, uint64_t *key, char *why, size_t whylen)
+/* Backs every page of [base, base+size) before registering (FI_MR_ALLOCATED);
+ * the stores keep whatever the memory holds. */
+static void touch_pages(char *base, uintptr_t size)
+{
+    if (!(ofi.info->domain_attr->mr_mode & FI_MR_ALLOCATED)) return;
+    long page = sysconf(_SC_PAGESIZE);
+    for (uintptr_t off = 0; off < size; off += (uintptr_t)page) {
+        volatile char *p = base + off;
+        *p = *p;
+    }
+}
+
+/* The same provider with FI_HMEM (device memory registration), when it has
+ * it and this process can use CUDA: asked after the choice, so the choice
+ * never depends on it, and not without a GPU, since a provider's FI_HMEM
+ * variant may cost host transfers (libfabric 1.17's shm: no inject). */
+static void prefer_hmem(struct fi_info *hints)
+{
+    struct fi_info *list = NULL;
+    if (!gasneti_mk_cuda_usable()) return;
+    hints->caps |= FI_HMEM;
+    hints->domain_attr->mr_mode |= FI_MR_HMEM; /* we pass no device buffers as local ones */
+    free(hints->fabric_attr->prov_name);
+    hints->fabric_attr->prov_name = strdup(ofi.info->fabric_attr->prov_name);
+    free(hints->domain_attr->name);
+    hints->domain_attr->name = strdup(ofi.info->domain_attr->name);
+    if (!hints->fabric_attr->prov_name || !hints->domain_attr->name)
+        gasneti_fatalerror("ofi: out of memory");
+    if (fi_getinfo(FI_VERSION(FI_MAJOR_VERSION, FI_MINOR_VERSION), NULL, NULL, 0, hints, &list) == 0) {
+        fi_freeinfo(ofi.info);
+        if (!(ofi.info = fi_dupinfo(list))) gasneti_fatalerror("ofi: out of memory");
+        fi_freeinfo(list);
+    }
+}
+
+static int setup(void **name, size_t *namelen, gasneti_rma_key_t *key, char *why, size_t whylen)
 {
     struct fi_info *hints = fi_allocinfo(), *list = NULL;
     if (!hints) gasneti_fatalerror("ofi: out of memory");
@@ -258,8 +295,8 @@ static int setup(void **name, size_t *namelen, uint64_t *key, char *why, size_t 
         hints->domain_attr->data_progress = FI_PROGRESS_UNSPEC;
         rc = fi_getinfo(FI_VERSION(FI_MAJOR_VERSION, FI_MINOR_VERSION), NULL, NULL, 0, hints, &list);
     }
-    fi_freeinfo(hints);
     if (rc) {
+        fi_freeinfo(hints);
         const char *prov = getenv("FI_PROVIDER");
         snprintf(why, whylen, "fi_getinfo found no provider with FI_RMA for FI_PROVIDER=%s on node %u: %s",
                  prov ? prov : "(unset)", gasneti_mynode, fi_strerror(-rc));
@@ -268,6 +305,8 @@ static int setup(void **name, size_t *namelen, uint64_t *key, char *why, size_t 
     ofi.info = fi_dupinfo(choose(list));
     fi_freeinfo(list);
     if (!ofi.info) gasneti_fatalerror("ofi: out of memory");
+    prefer_hmem(hints);
+    fi_freeinfo(hints);
     struct fi_info *info = ofi.info;
     ofi.virt_addr = (info->domain_attr->mr_mode & FI_MR_VIRT_ADDR) != 0;
     ofi.inject = info->tx_attr->inject_size;
@@ -294,20 +333,14 @@ static int setup(void **name, size_t *namelen, uint64_t *key, char *why, size_t 
 
     char *base = gasneti_seginfo[gasneti_mynode].addr;
     uintptr_t size = gasneti_seginfo[gasneti_mynode].size;
-    *key = 0;
+    *key = (gasneti_rma_key_t){0, 0};
     if (size == 0) return 0; /* nothing to register; no peer may address it */
-    if (info->domain_attr->mr_mode & FI_MR_ALLOCATED) {
-        /* back every page; the stores keep whatever the segment holds */
-        long page = sysconf(_SC_PAGESIZE);
-        for (uintptr_t off = 0; off < size; off += (uintptr_t)page) {
-            volatile char *p = base + off;
-            *p = *p;
-        }
-    }
+    touch_pages(base, size);
     TRY(fi_mr_reg(ofi.domain, base, size, FI_REMOTE_READ | FI_REMOTE_WRITE, 0, 0, 0, &ofi.mr, NULL),
         "fi_mr_reg of the segment");
-    *key = fi_mr_key(ofi.mr);
-    if (*key == FI_KEY_NOTAVAIL) {
+    key->key = fi_mr_key(ofi.mr);
+    key->delta = ofi.virt_addr ? 0 : -(uint64_t)(uintptr_t)base;
+    if (key->key == FI_KEY_NOTAVAIL) {
         snprintf(why, whylen, "provider %s on node %u gives MR keys only as raw bytes (FI_MR_RAW)",
                  info->fabric_attr->prov_name, gasneti_mynode);
         return -1;
@@ -319,7 +352,7 @@ static int setup(void **name, size_t *namelen, uint64_t *key, char *why, size_t 
 typedef struct {
     int32_t ok;
     uint32_t namelen;
-    uint64_t key;
+    gasneti_rma_key_t key;
     uint64_t mr_mode;
     char prov[48];
     char why[160];
@@ -357,7 +390,7 @@ static int ofi_attach(unsigned char *reach, char *why, size_t whylen)
     gasnet_node_t me = gasneti_mynode, nodes = gasneti_nodes;
     void *name = NULL;
     size_t namelen = 0;
-    uint64_t key = 0;
+    gasneti_rma_key_t key = {0, 0};
     int ok = setup(&name, &namelen, &key, why, whylen) == 0;
 
     /* every node makes these calls, whatever happened above */
@@ -436,11 +469,12 @@ static int ofi_attach(unsigned char *reach, char *why, size_t whylen)
     if (gasneti_getenv_yesno("GASNET_VERBOSEENV", 0)) {
         const struct fi_info *i = ofi.info;
         fprintf(stderr, "GASNet node %u: ofi provider %s, fabric %s, domain %s, inject_size %zu, "
-                        "max_msg_size %zu, mr_mode 0x%x, data progress %s, tx queue %zu\n",
+                        "max_msg_size %zu, mr_mode 0x%x, data progress %s, tx queue %zu, "
+                        "device memory (FI_HMEM) %s\n",
                 me, i->fabric_attr->prov_name, i->fabric_attr->name, i->domain_attr->name,
                 ofi.inject, ofi.max_msg, (unsigned)i->domain_attr->mr_mode,
                 i->domain_attr->data_progress == FI_PROGRESS_AUTO ? "auto" : "manual",
-                i->tx_attr->size);
+                i->tx_attr->size, i->caps & FI_HMEM ? "yes" : "no");
     }
     return 0;
 }
@@ -502,8 +536,8 @@ static void ofi_poll(void)
 
 /* A record for one piece, with a bounce buffer if asked; polls while the
  * pools are empty. The caller's counter counts the piece from here. */
-static op_t *take(int bounce, uint32_t *counter, gasnet_node_t node, void *remote, size_t len,
-                  int write)
+static op_t *take(int bounce, uint32_t *counter, gasnet_node_t node,
+                  const gasneti_rma_key_t *seg, void *remote, size_t len, int write)
 {
     for (int idle = 0;; gasneti_poll_wait(&idle)) {
         pthread_mutex_lock(&ofi.lock);
@@ -515,6 +549,7 @@ static op_t *take(int bounce, uint32_t *counter, gasnet_node_t node, void *remot
             pthread_mutex_unlock(&ofi.lock);
             op->counter = counter;
             op->node = node;
+            op->seg = *seg;
             op->remote = remote;
             op->len = len;
             op->write = write;
@@ -528,10 +563,9 @@ static op_t *take(int bounce, uint32_t *counter, gasnet_node_t node, void *remot
 /* Posts one piece; on a full queue polls and retries. */
 static void post(op_t *op, void *local, uint64_t flags)
 {
-    uintptr_t remote = (uintptr_t)op->remote;
-    if (!ofi.virt_addr) remote -= (uintptr_t)gasneti_seginfo[op->node].addr;
     struct iovec iov = {local, op->len};
-    struct fi_rma_iov rma_iov = {remote, op->len, ofi.key[op->node]};
+    struct fi_rma_iov rma_iov = {(uint64_t)(uintptr_t)op->remote + op->seg.delta, op->len,
+                                 op->seg.key};
     struct fi_msg_rma msg = {.msg_iov = &iov, .desc = NULL, .iov_count = 1,
                              .addr = ofi.addr[op->node], .rma_iov = &rma_iov, .rma_iov_count = 1,
                              .context = op, .data = 0};
@@ -548,9 +582,10 @@ static void post(op_t *op, void *local, uint64_t flags)
     }
 }
 
-static int ofi_put(gasnet_node_t node, void *dest, const void *src, size_t n, int bulk,
-                   uint32_t *counter)
+static int ofi_put(gasnet_node_t node, const gasneti_rma_key_t *seg, void *dest, const void *src,
+                   size_t n, int bulk, uint32_t *counter)
 {
+    if (!seg) seg = &ofi.key[node];
     const char *s = src;
     char *d = dest;
     while (n > 0) {
@@ -562,7 +597,7 @@ static int ofi_put(gasnet_node_t node, void *dest, const void *src, size_t n, in
             copy = 1;
             if (len > BOUNCE_SIZE) len = BOUNCE_SIZE;
         }
-        op_t *op = take(copy, counter, node, d, len, 1);
+        op_t *op = take(copy, counter, node, seg, d, len, 1);
         if (copy) memcpy(op->bounce, s, len);
         post(op, copy ? op->bounce : (void *)s, flags);
         s += len;
@@ -572,18 +607,64 @@ static int ofi_put(gasnet_node_t node, void *dest, const void *src, size_t n, in
     return 0;
 }
 
-static int ofi_get(void *dest, gasnet_node_t node, const void *src, size_t n, uint32_t *counter)
+static int ofi_get(void *dest, gasnet_node_t node, const gasneti_rma_key_t *seg, const void *src,
+                   size_t n, uint32_t *counter)
 {
+    if (!seg) seg = &ofi.key[node];
     char *d = dest, *s = (char *)src;
     while (n > 0) {
         size_t len = n < ofi.max_msg ? n : ofi.max_msg;
-        op_t *op = take(0, counter, node, s, len, 0);
+        op_t *op = take(0, counter, node, seg, s, len, 0);
         post(op, d, FI_COMPLETION);
         s += len;
         d += len;
         n -= len;
     }
     return 0;
+}
+
+/* ---- created endpoints' segments (rma.h) */
+
+static void *ofi_seg_register(void *addr, uintptr_t size, int cuda_device, gasneti_rma_key_t *key,
+                              char *why, size_t whylen)
+{
+    const char *prov = ofi.info->fabric_attr->prov_name;
+    if (cuda_device >= 0 && !(ofi.info->caps & FI_HMEM)) {
+        snprintf(why, whylen, "provider %s takes no device memory (no FI_HMEM)", prov);
+        return NULL;
+    }
+    struct iovec iov = {addr, size};
+    struct fi_mr_attr attr = {.mr_iov = &iov, .iov_count = 1,
+                              .access = FI_REMOTE_READ | FI_REMOTE_WRITE,
+                              .iface = cuda_device >= 0 ? FI_HMEM_CUDA : FI_HMEM_SYSTEM};
+    if (cuda_device >= 0) attr.device.cuda = cuda_device;
+    else touch_pages(addr, size);
+    struct fid_mr *mr = NULL;
+    static uint64_t last_key; /* keys we choose must differ (the segment's is 0) */
+    pthread_mutex_lock(&ofi.lock);
+    attr.requested_key = ++last_key;
+    int rc = fi_mr_regattr(ofi.domain, &attr, 0, &mr);
+    pthread_mutex_unlock(&ofi.lock);
+    if (rc) {
+        snprintf(why, whylen, "fi_mr_regattr of %lu bytes (%s) with provider %s failed: %s",
+                 (unsigned long)size, cuda_device >= 0 ? "FI_HMEM_CUDA" : "host", prov,
+                 fi_strerror(-rc));
+        return NULL;
+    }
+    *key = (gasneti_rma_key_t){ofi.virt_addr ? 0 : -(uint64_t)(uintptr_t)addr, fi_mr_key(mr)};
+    if (key->key == FI_KEY_NOTAVAIL) {
+        fi_close(&mr->fid);
+        snprintf(why, whylen, "provider %s gives no MR key", prov);
+        return NULL;
+    }
+    return mr;
+}
+
+static void ofi_seg_unregister(void *handle)
+{
+    pthread_mutex_lock(&ofi.lock);
+    fi_close(&((struct fid_mr *)handle)->fid);
+    pthread_mutex_unlock(&ofi.lock);
 }
 
 /* ---- shutdown */
@@ -607,5 +688,6 @@ static void ofi_detach(void)
 }
 
 const gasneti_rma_t gasneti_rma_ofi = {
-    "ofi", ofi_attach, ofi_put, ofi_get, NULL, ofi_poll, ofi_detach,
+    "ofi", ofi_attach, ofi_put, ofi_get, NULL, ofi_seg_register, ofi_seg_unregister, ofi_poll,
+    ofi_detach,
 };

@@ -8,6 +8,7 @@
  * fatal error instead. Every node makes the same calls in the same order,
  * since backend start-up is collective. */
 #include "rma.h"
+#include "memkind.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,37 @@ static const gasneti_rma_t **chosen;
 static gasneti_pshm_t *chosen_pshm;
 static const gasneti_rma_t *active[4];
 static int nactive;
+
+/* The network backends by slot (gasneti_rma_keys_t), NULL where not built. */
+static const gasneti_rma_t *const nets[GASNETI_RMA_NETS] = {
+#ifdef GASNETI_HAVE_VERBS
+    &gasneti_rma_verbs,
+#else
+    NULL,
+#endif
+#ifdef GASNETI_HAVE_OFI
+    &gasneti_rma_ofi,
+#else
+    NULL,
+#endif
+};
+
+/* This process's created segments registered with network backends, and
+ * what peers published: peer_keys[index][jobrank]. net is set last (and
+ * cleared first) so a reader never pairs it with another key. */
+typedef struct registration {
+    gasneti_segment_t seg;
+    void *handle[GASNETI_RMA_NETS];
+    gasneti_rma_keys_t keys;
+    struct registration *next;
+} registration_t;
+typedef struct {
+    const gasneti_rma_t *net;
+    gasneti_rma_key_t key;
+} peer_key_t;
+static registration_t *registrations;
+static peer_key_t *peer_keys[GASNET_MAXEPS];
+static pthread_mutex_t seg_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static const gasneti_rma_t *by_name(const char *name)
 {
@@ -113,6 +145,106 @@ void gasneti_rma_attach(void)
     publish_fast_path();
 }
 
+static int is_active(const gasneti_rma_t *b)
+{
+    for (int i = 0; b && i < nactive; i++)
+        if (active[i] == b) return 1;
+    return 0;
+}
+
+void gasneti_rma_seg_register(gasneti_segment_t seg, gex_EP_Index_t index, gasneti_rma_keys_t *keys)
+{
+    memset(keys, 0, sizeof *keys);
+    pthread_mutex_lock(&seg_lock);
+    registration_t *r = registrations;
+    while (r && r->seg != seg) r = r->next;
+    if (r) { /* published before */
+        *keys = r->keys;
+        pthread_mutex_unlock(&seg_lock);
+        return;
+    }
+    if (!(r = calloc(1, sizeof *r))) gasneti_fatalerror("out of memory registering a segment");
+    r->seg = seg;
+    int verbose = gasneti_getenv_yesno("GASNET_VERBOSEENV", 0);
+    gasneti_mk_t mk = seg->kind == GEX_MK_HOST ? NULL : gasneti_mk_import(seg->kind, "publish");
+    const char *what = mk ? mk->cls->name : "host";
+    for (int i = 0; i < GASNETI_RMA_NETS; i++) {
+        const gasneti_rma_t *b = nets[i];
+        if (!is_active(b)) continue;
+        char why[256] = "the backend serves no created segments";
+        gasneti_mk_nic_t view = {seg->addr, -1};
+        if (mk && !mk->cls->nic_view)
+            snprintf(why, sizeof why, "the %s class gives network cards no access", what);
+        else if ((!mk || mk->cls->nic_view(mk, seg->addr, seg->size, &view, why, sizeof why) == 0) &&
+                 b->seg_register)
+            r->handle[i] = b->seg_register(view.addr, seg->size, view.cuda_device, &r->keys.key[i],
+                                           why, sizeof why);
+        if (r->handle[i]) {
+            r->keys.have |= 1u << i;
+            /* peers add delta to owner addresses: fold in where the card sees the segment */
+            r->keys.key[i].delta += (uint64_t)(uintptr_t)view.addr - (uint64_t)(uintptr_t)seg->addr;
+        }
+        if (verbose)
+            fprintf(stderr, "GASNet node %u: the segment of endpoint %u (%s memory) %s %s%s%s\n",
+                    gasneti_mynode, index, what, r->handle[i] ? "is registered with" :
+                    "is not registered with", b->name, r->handle[i] ? "" : ", so peers use the AM "
+                    "path for it: ", r->handle[i] ? "" : why);
+    }
+    r->next = registrations;
+    registrations = r;
+    *keys = r->keys;
+    pthread_mutex_unlock(&seg_lock);
+}
+
+static void unregister(registration_t *r)
+{
+    for (int i = 0; i < GASNETI_RMA_NETS; i++)
+        if (r->handle[i]) nets[i]->seg_unregister(r->handle[i]);
+    free(r);
+}
+
+void gasneti_rma_seg_unregister(gasneti_segment_t seg)
+{
+    pthread_mutex_lock(&seg_lock);
+    registration_t **link = &registrations, *r;
+    while ((r = *link) && r->seg != seg) link = &r->next;
+    if (r) *link = r->next;
+    pthread_mutex_unlock(&seg_lock);
+    if (r) unregister(r);
+}
+
+void gasneti_rma_peer_keys(gex_EP_Location_t loc, const gasneti_rma_keys_t *keys)
+{
+    pthread_mutex_lock(&seg_lock);
+    peer_key_t *row = peer_keys[loc.gex_ep_index];
+    if (!row) {
+        if (!(row = calloc(gasneti_nodes, sizeof *row)))
+            gasneti_fatalerror("out of memory for the segment keys of endpoint index %u",
+                               loc.gex_ep_index);
+        __atomic_store_n(&peer_keys[loc.gex_ep_index], row, __ATOMIC_RELEASE);
+    }
+    peer_key_t *p = &row[loc.gex_rank];
+    __atomic_store_n(&p->net, NULL, __ATOMIC_RELEASE);
+    const gasneti_rma_t *b = gasneti_rma_for ? gasneti_rma_for[loc.gex_rank] : NULL;
+    for (int i = 0; b && i < GASNETI_RMA_NETS; i++)
+        if (nets[i] == b && (keys->have >> i & 1)) {
+            p->key = keys->key[i];
+            __atomic_store_n(&p->net, b, __ATOMIC_RELEASE);
+        }
+    pthread_mutex_unlock(&seg_lock);
+}
+
+const gasneti_rma_t *gasneti_rma_for_ep(gex_EP_Location_t loc, const gasneti_rma_key_t **key)
+{
+    const peer_key_t *row = __atomic_load_n(&peer_keys[loc.gex_ep_index], __ATOMIC_ACQUIRE);
+    if (!row) return NULL;
+    const gasneti_rma_t *b = __atomic_load_n(&row[loc.gex_rank].net, __ATOMIC_ACQUIRE);
+    /* not while forced to the AM path (and not after detach) */
+    if (!b || !gasneti_rma_for || gasneti_rma_for[loc.gex_rank] != b) return NULL;
+    *key = &row[loc.gex_rank].key;
+    return b;
+}
+
 void gasneti_rma_poll(void)
 {
     for (int i = 0; i < nactive; i++)
@@ -125,6 +257,20 @@ void gasneti_rma_detach(void)
     gasneti_pshm_t *table = gasneti_pshm;
     gasneti_pshm = NULL;
     free(table);
+    for (int e = 0; e < GASNET_MAXEPS; e++) {
+        peer_key_t *row = peer_keys[e];
+        for (gasnet_node_t p = 0; row && p < gasneti_nodes; p++)
+            __atomic_store_n(&row[p].net, NULL, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_lock(&seg_lock);
+    registration_t *r = registrations;
+    registrations = NULL;
+    pthread_mutex_unlock(&seg_lock);
+    while (r) {
+        registration_t *next = r->next;
+        unregister(r);
+        r = next;
+    }
     for (int i = nactive - 1; i >= 0; i--) active[i]->detach();
     nactive = 0;
 }

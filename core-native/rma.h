@@ -21,6 +21,14 @@
 
 #include "gasnet_internal.h"
 
+/* How a backend names a remote segment: the address it gives the card for
+ * an owner address a is a + delta (mod 2^64), with key. A put or get names
+ * one for a created endpoint's segment; NULL names the node's primordial
+ * segment, which the backend set up at attach. */
+typedef struct {
+    uint64_t delta, key;
+} gasneti_rma_key_t;
+
 typedef struct gasneti_rma {
     const char *name; /* "shm", "ofi", "verbs" */
 
@@ -32,18 +40,30 @@ typedef struct gasneti_rma {
      * otherwise -1 with the reason in why (one line, no newline). */
     int (*attach)(unsigned char *reach, char *why, size_t whylen);
 
-    /* [dest, dest+n) lies in node's segment, [src, src+n) is local memory
-     * (a put's source need not be in the segment, nor a get's destination).
+    /* [dest, dest+n) lies in node's segment (seg: see gasneti_rma_key_t),
+     * [src, src+n) is local host memory (a put's source need not be in the
+     * segment, nor a get's destination).
      * n > 0. A put may read its source after returning only when bulk is
      * set (the source then stays unchanged until the counter drops);
      * otherwise the backend injects, copies or waits for local completion.
      * Return 0 on success; on failure the backend reports why and the
      * caller stops the job. */
-    int (*put)(gasnet_node_t node, void *dest, const void *src, size_t n, int bulk,
-               uint32_t *counter);
-    int (*get)(void *dest, gasnet_node_t node, const void *src, size_t n, uint32_t *counter);
+    int (*put)(gasnet_node_t node, const gasneti_rma_key_t *seg, void *dest, const void *src,
+               size_t n, int bulk, uint32_t *counter);
+    int (*get)(void *dest, gasnet_node_t node, const gasneti_rma_key_t *seg, const void *src,
+               size_t n, uint32_t *counter);
     /* Optional (NULL: the AM path serves memsets). Same rules as put. */
-    int (*memset)(gasnet_node_t node, void *dest, int val, size_t n, uint32_t *counter);
+    int (*memset)(gasnet_node_t node, const gasneti_rma_key_t *seg, void *dest, int val, size_t n,
+                  uint32_t *counter);
+
+    /* Optional (NULL: created endpoints' segments take the AM path).
+     * Registers [addr, addr+size) of this process for the peers' reads and
+     * writes: host memory (cuda_device -1) or CUDA device memory of that
+     * ordinal. Fills key and returns a handle for seg_unregister, or NULL
+     * with why. Not collective; any thread. */
+    void *(*seg_register)(void *addr, uintptr_t size, int cuda_device, gasneti_rma_key_t *key,
+                          char *why, size_t whylen);
+    void (*seg_unregister)(void *handle);
 
     /* Advances outstanding transfers; called from every poll. May be NULL. */
     void (*poll)(void);
@@ -54,6 +74,29 @@ typedef struct gasneti_rma {
 
 /* The backend that serves each node, or NULL for the AM path (rma.c). */
 extern const gasneti_rma_t **gasneti_rma_for;
+
+/* Created endpoints' segments over the network backends (seed 003).
+ * When a segment is published, its owner registers it with each network
+ * backend running here that can (once per segment; the memory class says
+ * how a card reaches device memory: memkind.h, nic_view) and the publish
+ * record carries the keys; each peer keeps the key of the backend that
+ * serves the owner's node, and puts and gets to that endpoint then go by
+ * that backend (gasneti_rma_for_ep). Destroying the segment deregisters
+ * it; peers learn of that only from the next publish, as with any access
+ * to a destroyed segment. Under GASNET_VERBOSEENV the owner says, per
+ * segment and backend, whether it registered it and why not. */
+#define GASNETI_RMA_NETS 2 /* verbs, ofi */
+typedef struct {
+    gasneti_rma_key_t key[GASNETI_RMA_NETS];
+    uint32_t have; /* bit i: key[i] holds a registration */
+    uint32_t pad;
+} gasneti_rma_keys_t;
+void gasneti_rma_seg_register(gasneti_segment_t seg, gex_EP_Index_t index, gasneti_rma_keys_t *keys);
+void gasneti_rma_seg_unregister(gasneti_segment_t seg);
+void gasneti_rma_peer_keys(gex_EP_Location_t loc, const gasneti_rma_keys_t *keys);
+/* The backend and key for a created endpoint's segment (index > 0), or
+ * NULL: the AM path (or a copy, where it is mapped here). */
+const gasneti_rma_t *gasneti_rma_for_ep(gex_EP_Location_t loc, const gasneti_rma_key_t **key);
 
 /* Chooses the backends at attach (after the segments are exchanged), and
  * releases them at shutdown. */

@@ -137,27 +137,31 @@ static int shm_attach(unsigned char *reach, char *why, size_t whylen)
     return 0;
 }
 
-static int shm_put(gasnet_node_t node, void *dest, const void *src, size_t n, int bulk,
-                   uint32_t *counter)
+/* (seg is always NULL: created endpoints' segments on this host are
+ * mapped by core-mpi/segment.c and copied into by the extended API) */
+static int shm_put(gasnet_node_t node, const gasneti_rma_key_t *seg, void *dest, const void *src,
+                   size_t n, int bulk, uint32_t *counter)
 {
-    (void)bulk;
+    (void)seg, (void)bulk;
     (void)counter;
     memcpy((char *)dest + offset[node], src, n);
     __atomic_thread_fence(__ATOMIC_RELEASE);
     return 0;
 }
 
-static int shm_get(void *dest, gasnet_node_t node, const void *src, size_t n, uint32_t *counter)
+static int shm_get(void *dest, gasnet_node_t node, const gasneti_rma_key_t *seg, const void *src,
+                   size_t n, uint32_t *counter)
 {
-    (void)counter;
+    (void)seg, (void)counter;
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
     memcpy(dest, (const char *)src + offset[node], n);
     return 0;
 }
 
-static int shm_memset(gasnet_node_t node, void *dest, int val, size_t n, uint32_t *counter)
+static int shm_memset(gasnet_node_t node, const gasneti_rma_key_t *seg, void *dest, int val,
+                      size_t n, uint32_t *counter)
 {
-    (void)counter;
+    (void)seg, (void)counter;
     memset((char *)dest + offset[node], val, n);
     __atomic_thread_fence(__ATOMIC_RELEASE);
     return 0;
@@ -196,5 +200,5 @@ void *gasneti_shm_control(void) { return control; }
 void *gasneti_shm_coll_lanes(void) { return control ? (char *)control + CONTROL_PAGE : NULL; }
 
 const gasneti_rma_t gasneti_rma_shm = {
-    "shm", shm_attach, shm_put, shm_get, shm_memset, NULL, shm_detach,
+    "shm", shm_attach, shm_put, shm_get, shm_memset, NULL, NULL, NULL, shm_detach,
 };

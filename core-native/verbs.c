@@ -124,7 +124,7 @@ typedef struct {
 
 typedef struct {
     struct ibv_qp *qp; /* NULL: not served */
-    uint32_t rkey;     /* of the peer's segment */
+    gasneti_rma_key_t seg; /* the peer's primordial segment: rkey, delta 0 */
     uint32_t psn;      /* first PSN of our QP to it */
     uint32_t inflight; /* WRs posted on qp whose completions are not polled yet */
 } peer_t;
@@ -494,7 +494,7 @@ static int verbs_attach(unsigned char *reach, char *why, size_t whylen)
             fprintf(stderr, "GASNet node %u: verbs: connecting the QP to node %u failed: %s\n", me,
                     p, strerror(err));
         ready[p] = err == 0;
-        peers[p].rkey = info[p].rkey;
+        peers[p].seg = (gasneti_rma_key_t){0, info[p].rkey};
     }
     MPI_Alltoall(ready, 1, MPI_BYTE, their_ready, 1, MPI_BYTE, gasnetc_comm);
     int served = 0;
@@ -578,8 +578,9 @@ static char *take_bounce(int32_t *index)
 }
 
 /* Posts one signalled RDMA WR (room was waited for); counts it on counter. */
-static int post(gasnet_node_t node, int is_read, uint64_t raddr, void *laddr, uint32_t len,
-                uint32_t lkey, int is_inline, int32_t bounce, char *copy_to, uint32_t *counter)
+static int post(gasnet_node_t node, uint32_t rkey, int is_read, uint64_t raddr, void *laddr,
+                uint32_t len, uint32_t lkey, int is_inline, int32_t bounce, char *copy_to,
+                uint32_t *counter)
 {
     int32_t i = free_slot;
     wr_slot_t *s = &slots[i];
@@ -594,7 +595,7 @@ static int post(gasnet_node_t node, int is_read, uint64_t raddr, void *laddr, ui
     wr.opcode = is_read ? IBV_WR_RDMA_READ : IBV_WR_RDMA_WRITE;
     wr.send_flags = is_inline ? IBV_SEND_INLINE : 0;
     wr.wr.rdma.remote_addr = raddr;
-    wr.wr.rdma.rkey = peers[node].rkey;
+    wr.wr.rdma.rkey = rkey;
     __atomic_fetch_add(counter, 1, __ATOMIC_RELAXED);
     int err = ibv_post_send(peers[node].qp, &wr, &bad);
     if (err) {
@@ -611,63 +612,70 @@ static int post(gasnet_node_t node, int is_read, uint64_t raddr, void *laddr, ui
     return 0;
 }
 
-static int verbs_put(gasnet_node_t node, void *dest, const void *src, size_t n, int bulk,
-                     uint32_t *counter)
+static int verbs_put(gasnet_node_t node, const gasneti_rma_key_t *seg, void *dest,
+                     const void *src, size_t n, int bulk, uint32_t *counter)
 {
+    if (!seg) seg = &peers[node].seg;
+    uint32_t rkey = (uint32_t)seg->key;
     int direct = bulk && seg_mr && gasneti_in_segment(gasneti_mynode, src, n);
     int rc = 0;
     pthread_mutex_lock(&lock);
     for (size_t off = 0, len; off < n && rc == 0; off += len) {
-        uint64_t raddr = (uint64_t)(uintptr_t)dest + off;
+        uint64_t raddr = (uint64_t)(uintptr_t)dest + off + seg->delta;
         char *s = (char *)src + off;
         len = n - off;
         if (len <= max_inline) {
             wait_for_room(node, 0);
-            rc = post(node, 0, raddr, s, (uint32_t)len, 0, 1, -1, NULL, counter);
+            rc = post(node, rkey, 0, raddr, s, (uint32_t)len, 0, 1, -1, NULL, counter);
         } else if (direct) {
             if (len > max_msg) len = max_msg;
             wait_for_room(node, 0);
-            rc = post(node, 0, raddr, s, (uint32_t)len, seg_mr->lkey, 0, -1, NULL, counter);
+            rc = post(node, rkey, 0, raddr, s, (uint32_t)len, seg_mr->lkey, 0, -1, NULL, counter);
         } else {
             if (len > bounce_size) len = bounce_size;
             int32_t b;
             wait_for_room(node, 1);
             char *buf = take_bounce(&b);
             memcpy(buf, s, len);
-            rc = post(node, 0, raddr, buf, (uint32_t)len, bounce_mr->lkey, 0, b, NULL, counter);
+            rc = post(node, rkey, 0, raddr, buf, (uint32_t)len, bounce_mr->lkey, 0, b, NULL, counter);
         }
     }
     pthread_mutex_unlock(&lock);
     return rc;
 }
 
-static int verbs_get(void *dest, gasnet_node_t node, const void *src, size_t n, uint32_t *counter)
+static int verbs_get(void *dest, gasnet_node_t node, const gasneti_rma_key_t *seg,
+                     const void *src, size_t n, uint32_t *counter)
 {
+    if (!seg) seg = &peers[node].seg;
+    uint32_t rkey = (uint32_t)seg->key;
     int direct = seg_mr && gasneti_in_segment(gasneti_mynode, dest, n);
     int rc = 0;
     pthread_mutex_lock(&lock);
     for (size_t off = 0, len; off < n && rc == 0; off += len) {
-        uint64_t raddr = (uint64_t)(uintptr_t)src + off;
+        uint64_t raddr = (uint64_t)(uintptr_t)src + off + seg->delta;
         char *d = (char *)dest + off;
         len = n - off;
         if (direct) {
             if (len > max_msg) len = max_msg;
             wait_for_room(node, 0);
-            rc = post(node, 1, raddr, d, (uint32_t)len, seg_mr->lkey, 0, -1, NULL, counter);
+            rc = post(node, rkey, 1, raddr, d, (uint32_t)len, seg_mr->lkey, 0, -1, NULL, counter);
         } else {
             if (len > bounce_size) len = bounce_size;
             int32_t b;
             wait_for_room(node, 1);
             char *buf = take_bounce(&b);
-            rc = post(node, 1, raddr, buf, (uint32_t)len, bounce_mr->lkey, 0, b, d, counter);
+            rc = post(node, rkey, 1, raddr, buf, (uint32_t)len, bounce_mr->lkey, 0, b, d, counter);
         }
     }
     pthread_mutex_unlock(&lock);
     return rc;
 }
 
-static int verbs_memset(gasnet_node_t node, void *dest, int val, size_t n, uint32_t *counter)
+static int verbs_memset(gasnet_node_t node, const gasneti_rma_key_t *seg, void *dest, int val,
+                        size_t n, uint32_t *counter)
 {
+    if (!seg) seg = &peers[node].seg;
     int rc = 0;
     pthread_mutex_lock(&lock);
     for (size_t off = 0, len; off < n && rc == 0; off += len) {
@@ -676,7 +684,7 @@ static int verbs_memset(gasnet_node_t node, void *dest, int val, size_t n, uint3
         wait_for_room(node, 1);
         char *buf = take_bounce(&b);
         memset(buf, val, len);
-        rc = post(node, 0, (uint64_t)(uintptr_t)dest + off, buf, (uint32_t)len, bounce_mr->lkey,
+        rc = post(node, (uint32_t)seg->key, 0, (uint64_t)(uintptr_t)dest + off + seg->delta, buf, (uint32_t)len, bounce_mr->lkey,
                   0, b, NULL, counter);
     }
     pthread_mutex_unlock(&lock);
@@ -692,6 +700,33 @@ static void verbs_poll(void)
     pthread_mutex_unlock(&lock);
 }
 
+/* Created endpoints' segments (rma.h). CUDA memory registers only where
+ * the peer-memory module (nvidia-peermem) lets the HCA reach the GPU. */
+static void *verbs_seg_register(void *addr, uintptr_t size, int cuda_device, gasneti_rma_key_t *key,
+                                char *why, size_t whylen)
+{
+    int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
+    pthread_mutex_lock(&lock);
+    struct ibv_mr *mr = ibv_reg_mr(pd, addr, size, access);
+    int err = errno;
+    pthread_mutex_unlock(&lock);
+    if (!mr) {
+        snprintf(why, whylen, "ibv_reg_mr of %lu bytes of %s with %s failed: %s",
+                 (unsigned long)size, cuda_device >= 0 ? "CUDA memory (it needs the peer-memory "
+                 "module, nvidia-peermem)" : "host memory", dev_name, strerror(err));
+        return NULL;
+    }
+    *key = (gasneti_rma_key_t){0, mr->rkey};
+    return mr;
+}
+
+static void verbs_seg_unregister(void *handle)
+{
+    pthread_mutex_lock(&lock);
+    ibv_dereg_mr(handle);
+    pthread_mutex_unlock(&lock);
+}
+
 static void verbs_detach(void)
 {
     pthread_mutex_lock(&lock);
@@ -703,5 +738,6 @@ static void verbs_detach(void)
 }
 
 const gasneti_rma_t gasneti_rma_verbs = {
-    "verbs", verbs_attach, verbs_put, verbs_get, verbs_memset, verbs_poll, verbs_detach,
+    "verbs", verbs_attach, verbs_put, verbs_get, verbs_memset, verbs_seg_register,
+    verbs_seg_unregister, verbs_poll, verbs_detach,
 };

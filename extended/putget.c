@@ -168,10 +168,13 @@ static void check_val_size(const char *call, size_t n)
         gasneti_fatalerror("%s: nbytes = %zu, must be 1..%d", call, n, SIZEOF_GEX_RMA_VALUE_T);
 }
 
-/* The native backend for a peer, or NULL for the AM path. */
-static inline const gasneti_rma_t *backend(gex_EP_Location_t loc)
+/* The native backend for a peer's segment and how it names it (NULL: the
+ * primordial one), or NULL for the AM path. */
+static inline const gasneti_rma_t *backend(gex_EP_Location_t loc, const gasneti_rma_key_t **seg)
 {
-    return loc.gex_ep_index == 0 && gasneti_rma_for ? gasneti_rma_for[loc.gex_rank] : NULL;
+    *seg = NULL;
+    if (loc.gex_ep_index) return gasneti_rma_for_ep(loc, seg);
+    return gasneti_rma_for ? gasneti_rma_for[loc.gex_rank] : NULL;
 }
 
 /* ---- device memory (see the top comment) */
@@ -235,6 +238,13 @@ static void put_device(gasnete_op_t *op, gasneti_tm_t tm, gex_EP_Location_t loc,
     if (here) {
         device_copy(op, GASNETE_PUT, lc_mode, lc, dmk, here, smk, src, n);
         __atomic_thread_fence(__ATOMIC_RELEASE);
+        return;
+    }
+    const gasneti_rma_key_t *seg;
+    const gasneti_rma_t *b = smk ? NULL : backend(loc, &seg); /* a card reaching device memory */
+    if (b) {
+        if (b->put(loc.gex_rank, seg, dest, src, n, lc_mode == LC_DEFER, gasnete_counter(op, GASNETE_PUT)))
+            gasneti_fatalerror("%s put of %zu bytes to node %u failed", b->name, n, loc.gex_rank);
         return;
     }
     uintptr_t t = gasnete_target(op, GASNETE_PUT);
@@ -302,9 +312,10 @@ void gasnete_put(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *dest,
         __atomic_thread_fence(__ATOMIC_RELEASE);
         return;
     }
-    const gasneti_rma_t *b = backend(loc);
+    const gasneti_rma_key_t *seg;
+    const gasneti_rma_t *b = backend(loc, &seg);
     if (b) {
-        if (b->put(loc.gex_rank, dest, src, n, lc_mode == LC_DEFER, gasnete_counter(op, GASNETE_PUT)))
+        if (b->put(loc.gex_rank, seg, dest, src, n, lc_mode == LC_DEFER, gasnete_counter(op, GASNETE_PUT)))
             gasneti_fatalerror("%s: %s put of %zu bytes to node %u failed", call, b->name, n,
                                loc.gex_rank);
         return;
@@ -344,9 +355,11 @@ void gasnete_get(gasnete_op_t *op, gasneti_tm_t tm, void *dest, gex_Rank_t rank,
         memcpy(dest, there, n);
         return;
     }
-    const gasneti_rma_t *b = device ? NULL : backend(loc);
+    const gasneti_rma_key_t *seg;
+    /* device memory goes by a backend only where a card reaches the peer's */
+    const gasneti_rma_t *b = device && gasneti_mk_lookup(dest, n) ? NULL : backend(loc, &seg);
     if (b) {
-        if (b->get(dest, loc.gex_rank, src, n, gasnete_counter(op, GASNETE_GET)))
+        if (b->get(dest, loc.gex_rank, seg, src, n, gasnete_counter(op, GASNETE_GET)))
             gasneti_fatalerror("%s: %s get of %zu bytes from node %u failed", call, b->name, n,
                                loc.gex_rank);
         return;
@@ -388,9 +401,10 @@ void gasnete_memset(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *de
         __atomic_thread_fence(__ATOMIC_RELEASE);
         return;
     }
-    const gasneti_rma_t *b = backend(loc);
+    const gasneti_rma_key_t *seg;
+    const gasneti_rma_t *b = backend(loc, &seg);
     if (b && b->memset) {
-        if (b->memset(loc.gex_rank, dest, val, n, gasnete_counter(op, GASNETE_PUT)))
+        if (b->memset(loc.gex_rank, seg, dest, val, n, gasnete_counter(op, GASNETE_PUT)))
             gasneti_fatalerror("%s: %s memset of %zu bytes on node %u failed", call, b->name, n,
                                loc.gex_rank);
         return;
@@ -419,11 +433,12 @@ void gasnete_put_val(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *d
         __atomic_thread_fence(__ATOMIC_RELEASE);
         return;
     }
-    const gasneti_rma_t *b = backend(loc);
+    const gasneti_rma_key_t *seg;
+    const gasneti_rma_t *b = backend(loc, &seg);
     if (b) {
         uint64_t bytes = 0;
         store_value(&bytes, value, n); /* the value's n bytes, as they lie in memory */
-        if (b->put(loc.gex_rank, dest, &bytes, n, 0, gasnete_counter(op, GASNETE_PUT)))
+        if (b->put(loc.gex_rank, seg, dest, &bytes, n, 0, gasnete_counter(op, GASNETE_PUT)))
             gasneti_fatalerror("%s: %s put of a %zu-byte value to node %u failed", call, b->name,
                                n, loc.gex_rank);
         return;
@@ -452,7 +467,8 @@ void gasnete_get_val(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *s
         op->value = load_value(there, n);
         return;
     }
-    const gasneti_rma_t *b = backend(loc);
+    const gasneti_rma_key_t *seg;
+    const gasneti_rma_t *b = backend(loc, &seg);
     if (b) {
         /* the value's low-order bytes, zero-extended */
         op->value = 0;
@@ -461,7 +477,7 @@ void gasnete_get_val(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *s
 #else
         char *low = (char *)&op->value;
 #endif
-        if (b->get(low, loc.gex_rank, src, n, gasnete_counter(op, GASNETE_GET)))
+        if (b->get(low, loc.gex_rank, seg, src, n, gasnete_counter(op, GASNETE_GET)))
             gasneti_fatalerror("%s: %s get of a %zu-byte value from node %u failed", call, b->name,
                                n, loc.gex_rank);
         return;

@@ -51,6 +51,7 @@
     X(cuEventRecord, "cuEventRecord")                               \
     X(cuEventQuery, "cuEventQuery")                                 \
     X(cuPointerGetAttribute, "cuPointerGetAttribute")               \
+    X(cuPointerSetAttribute, "cuPointerSetAttribute")               \
     X(cuIpcGetMemHandle, "cuIpcGetMemHandle")                       \
     X(cuIpcOpenMemHandle, "cuIpcOpenMemHandle_v2")                  \
     X(cuIpcCloseMemHandle, "cuIpcCloseMemHandle")
@@ -89,6 +90,12 @@ static void load_driver(void)
                  rc == CUDA_ERROR_STUB_LIBRARY ? ": libcuda.so.1 is the toolkit's stub, not a driver"
                  : rc == CUDA_ERROR_NO_DEVICE  ? ": no CUDA device on this host"
                                                : "");
+}
+
+int gasneti_mk_cuda_usable(void)
+{
+    pthread_once(&load_once, load_driver);
+    return !load_error[0];
 }
 
 /* Fatal on failure: copies and frees have no error return. */
@@ -341,8 +348,30 @@ static void cuda_pinned_free(gasneti_mk_t mk, void *p, size_t n)
     pop();
 }
 
+/* GPUDirect RDMA: the card writes device memory behind the copy engines'
+ * back, so the allocation is marked for synchronous memory operations
+ * (later copies see what the card wrote). Whether the card can register
+ * it at all (FI_HMEM, the peer-memory driver) the backend finds out. */
+static int cuda_nic_view(gasneti_mk_t mk, void *p, size_t n, gasneti_mk_nic_t *v, char *why,
+                         size_t whylen)
+{
+    (void)n;
+    unsigned one = 1;
+    push(mk);
+    CUresult rc = p_cuPointerSetAttribute(&one, CU_POINTER_ATTRIBUTE_SYNC_MEMOPS,
+                                          (CUdeviceptr)(uintptr_t)p);
+    pop();
+    if (rc != CUDA_SUCCESS) {
+        snprintf(why, whylen, "cuPointerSetAttribute(SYNC_MEMOPS) failed: %s", err_name(rc));
+        return -1;
+    }
+    *v = (gasneti_mk_nic_t){p, mk->device};
+    return 0;
+}
+
 const gasneti_mk_class_t gasneti_mk_class_cuda_uva = {
     "CUDA_UVA", cuda_create, cuda_destroy, cuda_alloc, cuda_free, cuda_owns, cuda_to_host,
     cuda_from_host, cuda_dev_to_dev, cuda_export, cuda_import, cuda_unimport, cuda_sync,
     cuda_copy_start, cuda_fence, cuda_fence_done, cuda_pinned_alloc, cuda_pinned_free,
+    cuda_nic_view,
 };

@@ -14,6 +14,12 @@
  * user opens /proc/<pid>/fd/<fd>, maps it the same two ways, and gets its
  * own device address for the peer's memory. The memory lives as long as
  * any mapping does.
+ *
+ * A network card (the ofi and verbs backends) is given the hidden mapping,
+ * as a card with GPUDirect RDMA reaches device memory by its own path:
+ * the data lands in the device's bytes while the CPU still never touches
+ * the device range. It shows that the keys, offsets and completions are
+ * right, not that any card or driver accepts device memory.
  */
 #include "memkind.h"
 
@@ -281,8 +287,16 @@ static void emu_pinned_free(gasneti_mk_t mk, void *p, size_t n)
     free(p);
 }
 
+static int emu_nic_view(gasneti_mk_t mk, void *p, size_t n, gasneti_mk_nic_t *v, char *why,
+                        size_t whylen)
+{
+    (void)mk, (void)why, (void)whylen;
+    *v = (gasneti_mk_nic_t){bytes_of(p, n, "network registration"), -1};
+    return 0;
+}
+
 const gasneti_mk_class_t gasneti_mk_class_emulated = {
     "emulated", NULL, NULL, emu_alloc, emu_free, emu_owns, emu_to_host, emu_from_host,
     emu_dev_to_dev, emu_export, emu_import, emu_unimport, emu_sync, emu_copy_start, emu_fence,
-    emu_fence_done, emu_pinned_alloc, emu_pinned_free,
+    emu_fence_done, emu_pinned_alloc, emu_pinned_free, emu_nic_view,
 };

@@ -38,7 +38,7 @@ static void host_copy(gasneti_mk_t mk, void *dst, const void *src, size_t n)
 
 const gasneti_mk_class_t gasneti_mk_class_host = {
     "host", NULL, NULL, host_alloc, host_free, host_owns, host_copy, host_copy, host_copy,
-    NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+    NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
 };
 struct gasneti_mk_s gasneti_mk_host = {GASNETI_MK_MAGIC, &gasneti_mk_class_host, GEX_MK_CLASS_HOST,
                                        NULL, 0, NULL, NULL, PTHREAD_MUTEX_INITIALIZER};
@@ -129,9 +129,10 @@ int gex_MK_Create(gex_MK_t *kind_p, gex_Client_t client, const gex_MK_Create_arg
     gasneti_mk_kind_added(mk, 1);
     if (gasneti_getenv_yesno("GASNET_VERBOSEENV", 0))
         fprintf(stderr, "GASNet node %u: memory kind %s (device %d): RMA with its memory is a class "
-                "copy in this process and to neighbours that import it (shm path), else staged "
-                "through host buffers over the AM path; ofi and verbs stage as well (no FI_HMEM or "
-                "peer-memory registration)\n", gasneti_mynode, cls->name, mk->device);
+                "copy in this process and to neighbours that import it (shm path), a card's "
+                "transfer where ofi or verbs registered the peer's segment (each publish says), "
+                "else staged through host buffers over the AM path\n", gasneti_mynode, cls->name,
+                mk->device);
     *kind_p = mk;
     return GASNET_OK;
 }

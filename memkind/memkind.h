@@ -27,6 +27,12 @@ typedef struct {
     uint64_t words[16];
 } gasneti_mk_handle_t;
 
+/* How a network card reaches device memory (nic_view below). */
+typedef struct {
+    void *addr;      /* the address to register with the card */
+    int cuda_device; /* -1: host memory at addr; else CUDA memory of this device ordinal */
+} gasneti_mk_nic_t;
+
 typedef struct gasneti_mk_class {
     const char *name; /* "host", "CUDA_UVA", "emulated" */
 
@@ -73,6 +79,11 @@ typedef struct gasneti_mk_class {
      * speed (NULL: the class has none); NULL when it cannot be had. */
     void *(*pinned_alloc)(gasneti_mk_t mk, size_t n);
     void (*pinned_free)(gasneti_mk_t mk, void *p, size_t n);
+
+    /* How a network card reaches [p, p+n) of this kind, for the ofi and
+     * verbs backends to register it (NULL: it cannot). 0, or -1 with why. */
+    int (*nic_view)(gasneti_mk_t mk, void *p, size_t n, gasneti_mk_nic_t *v, char *why,
+                    size_t whylen);
 } gasneti_mk_class_t;
 
 enum { GASNETI_MK_MAGIC = 0x4d4b4e44 };
@@ -93,6 +104,13 @@ extern const gasneti_mk_class_t gasneti_mk_class_emulated;
 extern const gasneti_mk_class_t gasneti_mk_class_cuda_uva;
 #endif
 extern struct gasneti_mk_s gasneti_mk_host; /* what GEX_MK_HOST names */
+/* Whether this process can use the CUDA driver (a network backend then
+ * asks its provider for device memory registration). */
+#ifdef GASNET_HAVE_MK_CLASS_CUDA_UVA
+int gasneti_mk_cuda_usable(void);
+#else
+static inline int gasneti_mk_cuda_usable(void) { return 0; }
+#endif
 
 /* A kind from the client (GEX_MK_HOST included); fatal when not a kind. */
 gasneti_mk_t gasneti_mk_import(gex_MK_t kind, const char *call);

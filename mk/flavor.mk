@@ -80,7 +80,7 @@ BENCH_BINS := $(patsubst %.c,$(B)/%,$(BENCH_SRCS))
 # The verbs backend's tests where no RDMA device exists: these programs are
 # linked with tests/fakeverbs/fakeverbs.c (an emulated device, see there)
 # in place of libibverbs.
-FAKEVERBS_TESTS := ext_putget ext_flood ext_threads par_stress interop_mpi
+FAKEVERBS_TESTS := ext_putget ext_flood ext_threads par_stress interop_mpi ex_mk ex_eps
 FAKEVERBS_BINS := $(if $(HAVE_VERBS),$(foreach m,seq par,$(foreach t,$(FAKEVERBS_TESTS),$(B)/tests/fakeverbs/$(m)/$(t))))
 
 # Only what tests/suite.sh and bench/run.sh use from each flavour: the

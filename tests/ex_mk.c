@@ -35,10 +35,11 @@
  *                 a team of the device-bound endpoints with scratch in
  *                 device memory, or an atomic domain on one made with
  *                 NO_SCRATCH: both fatal
- *   ex_mk vis_nopoll
- *                 a VIS put into a neighbour's device segment completes
- *                 while the target waits without polling (direct copies
- *                 through the import)
+ *   ex_mk vis_nopoll | rma_nopoll
+ *                 a VIS put (shm: direct copies through the import), or a
+ *                 blocking get and then puts (a network backend whose card
+ *                 reaches device memory), into rank 1's device segment
+ *                 complete while rank 1 waits without polling
  *   ex_mk vis [rounds [seed]]
  *                 random vector, indexed and strided puts and gets
  *                 (Blocking, NB, NBI) with each side in host or device
@@ -854,16 +855,21 @@ static void test_vis(unsigned rounds, unsigned seed)
          counts[1], counts[2]);
 }
 
-/* A VIS put into a neighbour's device segment that this process imported
- * is direct copies: node 1 sees the data while it waits without polling
- * (over AMs, node 0's blocking put would wait for node 1 to poll). Node 1
- * reads its device memory with the class copy alone. */
-static void test_vis_nopoll(void)
+/* Transfers that need no work from node 1's CPU: a VIS put into a
+ * neighbour's device segment that this process imported (direct copies),
+ * or with rma, a get and puts that the card of an RMA backend makes
+ * (registered device memory). Node 1 sees the data while it waits without
+ * polling; over AMs, node 0's blocking calls would wait for node 1 to
+ * poll. Node 1 reads and writes its device memory with the class copy
+ * alone. */
+static void test_nopoll(int rma)
 {
     rig_up(4096, GEX_EP_CAPABILITY_ALL);
     gex_TM_t pair = gex_TM_Pair(g.ep, gex_EP_QueryIndex(g.ep));
     unsigned char src[128], got[128], flag = 0;
     gasneti_mk_test_copy(g.kind, g.dev + 4095, GEX_MK_HOST, &flag, 1);
+    ex_fill(src, sizeof src, 5);
+    gasneti_mk_test_copy(g.kind, g.dev + 2048, GEX_MK_HOST, src, sizeof src);
     ex_barrier(c.tm);
     if (c.me == 0) {
         void *base = NULL;
@@ -871,12 +877,19 @@ static void test_vis_nopoll(void)
         char *d = base;
         ex_fill(src, sizeof src, 9);
         src[127] = 1; /* the second piece ends with the flag byte */
-        gex_Memvec_t dv[2] = {{d + 7, 64}, {d + 4095 - 63, 64}}, sv[1] = {{src, 128}};
-        CHECK_OK(gex_VIS_VectorPutBlocking(pair, 1, 2, dv, 1, sv, 0));
+        if (rma) {
+            CHECK_OK(gex_RMA_GetBlocking(pair, got, 1, d + 2048, sizeof got, 0));
+            CHECK(ex_verify(got, sizeof got, 5) == sizeof got, "the get from the device segment");
+            CHECK_OK(gex_RMA_PutBlocking(pair, 1, d + 7, src, 64, 0));
+            CHECK_OK(gex_RMA_PutBlocking(pair, 1, d + 4095 - 63, src + 64, 64, 0));
+        } else {
+            gex_Memvec_t dv[2] = {{d + 7, 64}, {d + 4095 - 63, 64}}, sv[1] = {{src, 128}};
+            CHECK_OK(gex_VIS_VectorPutBlocking(pair, 1, 2, dv, 1, sv, 0));
+        }
     } else if (c.me == 1) {
         for (long spins = 0; !flag; spins++) {
-            CHECK(spins < 200000, "a VIS put into an imported device segment waits for its target "
-                                  "to poll");
+            CHECK(spins < 200000, "%s into the device segment waits for its target to poll",
+                  rma ? "a get or put" : "a VIS put");
             usleep(10);
             gasneti_mk_test_copy(GEX_MK_HOST, &flag, g.kind, g.dev + 4095, 1);
         }
@@ -885,7 +898,7 @@ static void test_vis_nopoll(void)
         CHECK(ex_verify(got, 127, 9) == 127, "the VIS put's data in the device segment");
     }
     rig_down();
-    MSG0("ex_mk vis_nopoll: ok");
+    MSG0("ex_mk %s: ok", rma ? "rma_nopoll" : "vis_nopoll");
 }
 
 /* gex_Segment_Create with a device kind: bad input, then create, bind,
@@ -950,7 +963,8 @@ int main(int argc, char **argv)
     else if (!strcmp(mode, "long")) test_long();
     else if (!strcmp(mode, "long_bad")) test_long_bad();
     else if (!strcmp(mode, "team_bad")) test_team_bad(argc > 2 ? argv[2] : "scratch");
-    else if (!strcmp(mode, "vis_nopoll")) test_vis_nopoll();
+    else if (!strcmp(mode, "vis_nopoll") || !strcmp(mode, "rma_nopoll"))
+        test_nopoll(!strcmp(mode, "rma_nopoll"));
     else if (!strcmp(mode, "vis"))
         test_vis(argc > 2 ? (unsigned)atoi(argv[2]) : 96, argc > 3 ? (unsigned)atoi(argv[3]) : 1);
     else CHECK(0, "unknown mode %s", mode);

@@ -527,6 +527,19 @@ if [ -d $B/tests/fakeverbs ] && [ $FULL = 1 ]; then
     t verbs_fake_auto 4 "${FV[@]}" -e GASNET_RMA=auto -e GASNET_SUPERNODE_MAXSIZE=2 \
         -g 'GASNet node 0: RMA backend shm serves 1 peer' -g 'GASNet node 0: RMA backend verbs serves 2 peers' \
         -g 'GASNet node 3: RMA backend verbs serves 2 peers' -- $FP 65001
+    # created endpoints' segments: the card reaches device memory (rank 1
+    # never polls while rank 0 gets and puts), host ones; when the device
+    # refuses the registration, the AM path (staged) serves them
+    FS=(-e GASNET_RMA=verbs -e GASNET_RMA_STRICT=yes)
+    t verbs_fake_mk_nopoll 2 "${FS[@]}" -g 'ex_mk rma_nopoll: ok' -- $B/tests/fakeverbs/seq/ex_mk rma_nopoll
+    t verbs_fake_mk_rma 3 "${FS[@]}" -e GASNET_VERBOSEENV=1 -g 'ex_mk rma: ok' \
+        -g 'node 2: the segment of endpoint 1 \(emulated memory\) is registered with verbs' \
+        -- $B/tests/fakeverbs/seq/ex_mk rma quick
+    t verbs_fake_mk_segs 2 "${FS[@]}" -g 'ex_mk segs: ok' -- $B/tests/fakeverbs/seq/ex_mk segs
+    t verbs_fake_eps_par 3 "${FS[@]}" -g 'ex_eps: ok' -- $B/tests/fakeverbs/par/ex_eps am
+    t verbs_fake_mk_unregistered 2 "${FS[@]}" -e GASNET_VERBOSEENV=1 -e FAKEVERBS_MAX_MR=2 -g 'ex_mk rma: ok' \
+        -g 'node 1: the segment of endpoint 1 \(emulated memory\) is not registered with verbs, so peers use the AM path for it: ibv_reg_mr' \
+        -- $B/tests/fakeverbs/seq/ex_mk rma quick
     t verbs_fake_port2 2 "${FV[@]}" -e FAKEVERBS_PORT1=down -g 'GASNet node 1: verbs on fake0 port 2 ' -- $FP 4096
     t verbs_fake_port_down 2 "${FV[@]}" -e FAKEVERBS_PORT1=down -e GASNET_VERBS_PORT=1 \
         -g 'GASNet node 1: RMA backend verbs not used: port 1 of fake0 is PORT_DOWN, not active' -- $FP 4096
@@ -903,13 +916,19 @@ else
         t ex_mk_vis_nopoll 2 -g 'ex_mk vis_nopoll: ok' -- $B/tests/seq/ex_mk vis_nopoll
         t ex_mk_vis_am_par 2 "${AM[@]}" -g 'ex_mk vis: ok' -- $B/tests/par/ex_mk vis 96 2
         t ex_mk_vis_mpi 3 -e GASNET_SUPERNODE_MAXSIZE=1 -g 'ex_mk vis: ok' -- $B/tests/seq/ex_mk vis 72 3
-        # ofi serves the host segments; device memory is staged over the AM path
+        # ofi registers the device segments of created endpoints (the
+        # emulated class gives the card its hidden mapping), and created
+        # host segments (ex_eps)
         if grep -q GASNETI_HAVE_OFI "$B/include/gasnet_config.h"; then
-            t ex_mk_rma_ofi 2 -e GASNET_RMA=ofi -e GASNET_RMA_STRICT=yes -e 'FI_PROVIDER=tcp;ofi_rxm' \
-                -e GASNET_VERBOSEENV=yes -g 'ex_mk rma: ok' -g 'ofi and verbs stage' \
+            OFI=(-e GASNET_RMA=ofi -e GASNET_RMA_STRICT=yes -e 'FI_PROVIDER=tcp;ofi_rxm')
+            t ex_mk_rma_ofi 2 "${OFI[@]}" -e GASNET_VERBOSEENV=yes -g 'ex_mk rma: ok' \
+                -g 'node 1: the segment of endpoint 1 \(emulated memory\) is registered with ofi' \
                 -- $B/tests/seq/ex_mk rma quick
-            t ex_mk_vis_ofi 2 -e GASNET_RMA=ofi -e GASNET_RMA_STRICT=yes -e 'FI_PROVIDER=tcp;ofi_rxm' \
-                -g 'ex_mk vis: ok' -- $B/tests/seq/ex_mk vis 48 4
+            t ex_mk_vis_ofi 2 "${OFI[@]}" -g 'ex_mk vis: ok' -- $B/tests/seq/ex_mk vis 48 4
+            t ex_mk_segs_ofi 3 "${OFI[@]}" -e FI_PROVIDER=sockets -g 'ex_mk segs: ok' -- $B/tests/seq/ex_mk segs
+            t ex_eps_ofi_par 3 "${OFI[@]}" -e GASNET_VERBOSEENV=yes -g 'ex_eps: ok' \
+                -g 'node 2: the segment of endpoint 2 \(host memory\) is registered with ofi' \
+                -- $B/tests/par/ex_eps am
         fi
     else
         t ex_mk_rma_shm 2 -g 'ex_mk rma: ok' -- $B/tests/seq/ex_mk rma quick

@@ -47,7 +47,8 @@
  * OMPI_COMM_WORLD_RANK, sees no device),
  * FAKEVERBS_LINK=roce|ib, FAKEVERBS_PORT1=down (port 1 down; port 2 is
  * always up), FAKEVERBS_MAX_INLINE (default 128), FAKEVERBS_MAX_MSG
- * (default 1 MiB), FAKEVERBS_MAX_CQE (default 4096), FAKEVERBS_MAX_QP_WR
+ * (default 1 MiB), FAKEVERBS_MAX_CQE (default 4096), FAKEVERBS_MAX_MR
+ * (memory registrations, default and at most 64), FAKEVERBS_MAX_QP_WR
  * (default 256), FAKEVERBS_FAIL_WR=N (the N-th WR this process executes
  * fails with IBV_WC_REM_ACCESS_ERR). Callers serialise their calls
  * (verbs.c holds its lock); peers only read `pub`.
@@ -307,7 +308,7 @@ HIDDEN int ibv_query_device(struct ibv_context *context, struct ibv_device_attr 
     a->max_sge = a->max_sge_rd = 1;
     a->max_cq = 16;
     a->max_cqe = (int)setting("FAKEVERBS_MAX_CQE", 4096);
-    a->max_mr = MAX_MRS;
+    a->max_mr = (int)setting("FAKEVERBS_MAX_MR", MAX_MRS);
     a->max_pd = 16;
     a->max_qp_rd_atom = a->max_qp_init_rd_atom = RD_ATOM;
     a->max_pkeys = 1;
@@ -398,9 +399,9 @@ static struct ibv_mr *reg(struct ibv_pd *pd, void *addr, size_t len, unsigned ac
         errno = EINVAL;
         return NULL;
     }
-    int i = 0;
-    while (i < MAX_MRS && pub.mr[i].live) i++;
-    fmr_t *mr = i < MAX_MRS ? calloc(1, sizeof *mr) : NULL;
+    int i = 0, max = (int)setting("FAKEVERBS_MAX_MR", MAX_MRS);
+    while (i < max && i < MAX_MRS && pub.mr[i].live) i++;
+    fmr_t *mr = i < max && i < MAX_MRS ? calloc(1, sizeof *mr) : NULL;
     if (!mr) {
         errno = ENOMEM;
         return NULL;
