@@ -31,6 +31,11 @@
  * it (the ofi_rxm layer does) or are not chosen. Local buffers are passed
  * with no descriptor, as fi_mr(3) recommends then. FI_MR_ENDPOINT and
  * FI_MR_RAW are not accepted either (no provider here needs them).
+ * Created endpoints' segments are registered when published (rma.h), with
+ * keys we choose (1, 2, ...; the primordial segment's is 0) where the
+ * provider does not choose them; device memory with fi_mr_regattr
+ * (FI_HMEM_CUDA) where the provider has FI_HMEM (prefer_hmem). Each op
+ * carries the key and address translation of its remote segment.
  *
  * OPERATIONS. Every write and read carries an op record as its context.
  * The records form a fixed pool (the provider's TX queue size, clamped to

@@ -48,6 +48,10 @@
  *        node's segment, else into a bounce buffer copied out when its
  *        completion is polled.
  *   memset  RDMA writes from bounce buffers filled with the value.
+ *   Created endpoints' segments: registered when published (rma.h), each
+ *        its own MR whose rkey travels in the publish record; CUDA
+ *        memory registers where the peer-memory module lets the HCA reach
+ *        it. A put or get names its remote segment's rkey.
  *   Sources and destinations outside the segment use the bounce pool, not
  *   registration on the fly: registration pins pages with a system call
  *   per transfer, and a cache of registrations goes stale when the client
@@ -684,8 +688,9 @@ static int verbs_memset(gasnet_node_t node, const gasneti_rma_key_t *seg, void *
         wait_for_room(node, 1);
         char *buf = take_bounce(&b);
         memset(buf, val, len);
-        rc = post(node, (uint32_t)seg->key, 0, (uint64_t)(uintptr_t)dest + off + seg->delta, buf, (uint32_t)len, bounce_mr->lkey,
-                  0, b, NULL, counter);
+        uint64_t raddr = (uint64_t)(uintptr_t)dest + off + seg->delta;
+        rc = post(node, (uint32_t)seg->key, 0, raddr, buf, (uint32_t)len, bounce_mr->lkey, 0, b,
+                  NULL, counter);
     }
     pthread_mutex_unlock(&lock);
     return rc;

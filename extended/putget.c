@@ -35,8 +35,10 @@
  * the source is device memory) and the target copies it into device
  * memory with its class. No Long lands in device memory and no whole
  * transfer is bounced. The handlers copy with the class wherever the
- * local range is device memory. ofi and verbs never see device memory:
- * they serve only primordial (host) segments.
+ * local range is device memory. Before staging, a put from host memory
+ * into a peer's device segment, or a get from it into host memory, goes
+ * by the ofi or verbs backend where the owner registered that segment
+ * with it (core-native/rma.h): the card reaches the device memory.
  */
 #include "extended.h"
 #include "rma.h"
