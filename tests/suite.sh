@@ -924,6 +924,7 @@ else
             t ex_mk_rma_ofi 2 "${OFI[@]}" -e GASNET_VERBOSEENV=yes -g 'ex_mk rma: ok' \
                 -g 'node 1: the segment of endpoint 1 \(emulated memory\) is registered with ofi' \
                 -- $B/tests/seq/ex_mk rma quick
+            t ex_mk_rma_ofi_par 2 "${OFI[@]}" -g 'ex_mk rma: ok' -- $B/tests/par/ex_mk rma quick
             t ex_mk_vis_ofi 2 "${OFI[@]}" -g 'ex_mk vis: ok' -- $B/tests/seq/ex_mk vis 48 4
             t ex_mk_segs_ofi 3 "${OFI[@]}" -e FI_PROVIDER=sockets -g 'ex_mk segs: ok' -- $B/tests/seq/ex_mk segs
             t ex_eps_ofi_par 3 "${OFI[@]}" -e GASNET_VERBOSEENV=yes -g 'ex_eps: ok' \
