@@ -247,16 +247,14 @@ static size_t op_count(void)
     return n < 16 ? 16 : n > 4096 ? 4096 : n;
 }
 
-/* Backs every page of [base, base+size) before registering (FI_MR_ALLOCATED);
- * the stores keep whatever the memory holds. */
+/* Backs every page of [base, base+size) before registering (FI_MR_ALLOCATED):
+ * an atomic or of 0 writes each page without losing a client's store. */
 static void touch_pages(char *base, uintptr_t size)
 {
     if (!(ofi.info->domain_attr->mr_mode & FI_MR_ALLOCATED)) return;
     long page = sysconf(_SC_PAGESIZE);
-    for (uintptr_t off = 0; off < size; off += (uintptr_t)page) {
-        volatile char *p = base + off;
-        *p = *p;
-    }
+    for (uintptr_t off = 0; off < size; off += (uintptr_t)page)
+        __atomic_fetch_or(base + off, 0, __ATOMIC_RELAXED);
 }
 
 /* The same provider with FI_HMEM (device memory registration), when it has
@@ -270,10 +268,11 @@ static void prefer_hmem(struct fi_info *hints)
     hints->caps |= FI_HMEM;
     hints->domain_attr->mr_mode |= FI_MR_HMEM; /* we pass no device buffers as local ones */
     free(hints->fabric_attr->prov_name);
-    hints->fabric_attr->prov_name = strdup(ofi.info->fabric_attr->prov_name);
     free(hints->domain_attr->name);
-    hints->domain_attr->name = strdup(ofi.info->domain_attr->name);
-    if (!hints->fabric_attr->prov_name || !hints->domain_attr->name)
+    const char *domain = ofi.info->domain_attr->name;
+    hints->fabric_attr->prov_name = strdup(ofi.info->fabric_attr->prov_name);
+    hints->domain_attr->name = domain ? strdup(domain) : NULL;
+    if (!hints->fabric_attr->prov_name || (domain && !hints->domain_attr->name))
         gasneti_fatalerror("ofi: out of memory");
     if (fi_getinfo(FI_VERSION(FI_MAJOR_VERSION, FI_MINOR_VERSION), NULL, NULL, 0, hints, &list) == 0) {
         fi_freeinfo(ofi.info);
