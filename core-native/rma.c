@@ -45,6 +45,7 @@ typedef struct registration {
     gasneti_segment_t seg;
     void *handle[GASNETI_RMA_NETS];
     gasneti_rma_keys_t keys;
+    unsigned tried; /* bit i: registering with nets[i] was tried */
     struct registration *next;
 } registration_t;
 typedef struct {
@@ -154,29 +155,26 @@ static int is_active(const gasneti_rma_t *b)
 
 void gasneti_rma_seg_register(gasneti_segment_t seg, gex_EP_Index_t index, gasneti_rma_keys_t *keys)
 {
-    memset(keys, 0, sizeof *keys);
     pthread_mutex_lock(&seg_lock);
     registration_t *r = registrations;
     while (r && r->seg != seg) r = r->next;
-    if (r) { /* published before */
-        *keys = r->keys;
-        pthread_mutex_unlock(&seg_lock);
-        return;
+    if (!r) {
+        if (!(r = calloc(1, sizeof *r))) gasneti_fatalerror("out of memory registering a segment");
+        r->seg = seg;
+        r->next = registrations;
+        registrations = r;
     }
-    if (!(r = calloc(1, sizeof *r))) gasneti_fatalerror("out of memory registering a segment");
-    r->seg = seg;
-    int verbose = gasneti_getenv_yesno("GASNET_VERBOSEENV", 0);
     gasneti_mk_t mk = seg->kind == GEX_MK_HOST ? NULL : gasneti_mk_import(seg->kind, "publish");
     const char *what = mk ? mk->cls->name : "host";
-    for (int i = 0; i < GASNETI_RMA_NETS; i++) {
+    for (int i = 0; i < GASNETI_RMA_NETS; i++) { /* backends running now, each tried once */
         const gasneti_rma_t *b = nets[i];
-        if (!is_active(b)) continue;
-        char why[256] = "the backend serves no created segments";
+        if (!is_active(b) || (r->tried >> i & 1)) continue;
+        r->tried |= 1u << i;
+        char why[256] = "";
         gasneti_mk_nic_t view = {seg->addr, -1};
         if (mk && !mk->cls->nic_view)
             snprintf(why, sizeof why, "the %s class gives network cards no access", what);
-        else if ((!mk || mk->cls->nic_view(mk, seg->addr, seg->size, &view, why, sizeof why) == 0) &&
-                 b->seg_register)
+        else if (!mk || mk->cls->nic_view(mk, seg->addr, seg->size, &view, why, sizeof why) == 0)
             r->handle[i] = b->seg_register(view.addr, seg->size, view.cuda_device, &r->keys.key[i],
                                            why, sizeof why);
         if (r->handle[i]) {
@@ -184,14 +182,12 @@ void gasneti_rma_seg_register(gasneti_segment_t seg, gex_EP_Index_t index, gasne
             /* peers add delta to owner addresses: fold in where the card sees the segment */
             r->keys.key[i].delta += (uint64_t)(uintptr_t)view.addr - (uint64_t)(uintptr_t)seg->addr;
         }
-        if (verbose)
+        if (gasneti_getenv_yesno("GASNET_VERBOSEENV", 0))
             fprintf(stderr, "GASNet node %u: the segment of endpoint %u (%s memory) %s %s%s%s\n",
                     gasneti_mynode, index, what, r->handle[i] ? "is registered with" :
                     "is not registered with", b->name, r->handle[i] ? "" : ", so peers use the AM "
-                    "path for it: ", r->handle[i] ? "" : why);
+                    "path for it: ", why);
     }
-    r->next = registrations;
-    registrations = r;
     *keys = r->keys;
     pthread_mutex_unlock(&seg_lock);
 }

@@ -56,11 +56,11 @@ typedef struct gasneti_rma {
     int (*memset)(gasnet_node_t node, const gasneti_rma_key_t *seg, void *dest, int val, size_t n,
                   uint32_t *counter);
 
-    /* Optional (NULL: created endpoints' segments take the AM path).
-     * Registers [addr, addr+size) of this process for the peers' reads and
-     * writes: host memory (cuda_device -1) or CUDA device memory of that
-     * ordinal. Fills key and returns a handle for seg_unregister, or NULL
-     * with why. Not collective; any thread. */
+    /* Network backends only (verbs, ofi; NULL for shm, whose peers map
+     * created segments instead). Registers [addr, addr+size) of this
+     * process for the peers' reads and writes: host memory (cuda_device
+     * -1) or CUDA device memory of that ordinal. Fills key and returns a
+     * handle for seg_unregister, or NULL with why. Any thread. */
     void *(*seg_register)(void *addr, uintptr_t size, int cuda_device, gasneti_rma_key_t *key,
                           char *why, size_t whylen);
     void (*seg_unregister)(void *handle);
