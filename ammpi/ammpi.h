@@ -260,6 +260,7 @@ typedef struct {
     int handler;
     int category;     /* AMMPI_SHORT, AMMPI_MEDIUM or AMMPI_LONG */
     int is_request;
+    int via_channel;  /* it came through a channel (a reply goes back the same way) */
 } ammpi_token_info_t;
 int ammpi_token_info(ammpi_token_t tok, ammpi_token_info_t *info);
 int ammpi_token_is_request(ammpi_token_t tok);

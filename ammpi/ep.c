@@ -471,7 +471,7 @@ int ammpi_token_info(ammpi_token_t tok, ammpi_token_info_t *info)
     if (!tok || !info) return AMMPI_ERR_BAD_ARG;
     const ammpi_hdr_t *h = tok->hdr;
     *info = (ammpi_token_info_t){tok->src, h->src_ep, h->ep, h->handler, h->kind & ~K_REPLY,
-                                 (h->kind & K_REPLY) == 0};
+                                 (h->kind & K_REPLY) == 0, tok->ch != NULL};
     return AMMPI_OK;
 }
 

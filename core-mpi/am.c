@@ -18,7 +18,9 @@
  * Device memory (memkind/): a Medium or Long source inside a local device
  * segment is staged into host memory with its class copy before it is
  * sent (so its local completion is immediate); the transports only read
- * host memory. A Long destination may lie in a device segment bound to
+ * host memory, except the shared-memory rings' copy of a Long straight
+ * into a neighbour's mapped or imported segment, a class copy (device
+ * to device where both are). A Long destination may lie in a device segment bound to
  * the target endpoint: the shm channel copies into its import of it, or
  * the receiver copies it in with the class (core-mpi/segment.c gives
  * ammpi the segment's copy); the handler gets the device address.
@@ -149,12 +151,16 @@ static void deliver_lc(gex_Event_t *lc_opt, gasnete_op_t *op)
 }
 
 /* A payload source in a local device segment, copied into host memory
- * (free it once sent), or NULL for host memory: one atomic load while
- * there are no device segments. */
-static void *stage_source(const void *src, size_t nbytes, const char *call)
+ * (free it once sent), or NULL: for host memory (one atomic load while
+ * there are no device segments), and for a Long that the rings copy
+ * straight into its destination with the classes (via_rings: a request,
+ * or a reply to a request that came through them). */
+static void *stage_source(const void *src, size_t nbytes, int category, int via_rings,
+                          gex_EP_Location_t dest, const void *dest_addr, const char *call)
 {
     gasneti_mk_t mk = nbytes ? gasneti_mk_lookup(src, nbytes) : NULL;
-    if (!mk) return NULL;
+    if (!mk || (category == AMMPI_LONG && via_rings && gasneti_shmam_in_place(dest, dest_addr, nbytes)))
+        return NULL;
     void *host = malloc(nbytes);
     if (!host) gasneti_fatalerror("%s: out of memory staging %zu bytes of device memory", call, nbytes);
     gasneti_mk_copy(NULL, host, mk, src, nbytes);
@@ -192,7 +198,7 @@ static int request(int category, gex_TM_t tm_, gex_Rank_t rank, gex_AM_Index_t h
     collect_args(ap, numargs, args);
     gasnete_pack_flush(); /* puts and gets this thread issued earlier go first */
     /* sent with local completion on return */
-    void *staged = nbytes ? stage_source(src, nbytes, call) : NULL;
+    void *staged = nbytes ? stage_source(src, nbytes, category, 1, loc, dest_addr, call) : NULL;
     ammpi_msg_t m = {category, (int)loc.gex_rank, loc.gex_ep_index, tm->ep->index, handler,
                      staged ? staged : src, nbytes, dest_addr, numargs, args,
                      (flags & GEX_FLAG_IMMEDIATE) ? AMMPI_IMMEDIATE : 0, staged ? NULL : lc};
@@ -247,7 +253,8 @@ static int reply(int category, gex_Token_t token, gex_AM_Index_t handler, const 
     if (category != AMMPI_SHORT && (rc = check_reply_lc(call, lc_opt)) != GASNET_OK) return rc;
     int32_t args[16];
     collect_args(ap, numargs, args);
-    void *staged = nbytes ? stage_source(src, nbytes, call) : NULL;
+    void *staged =
+        nbytes ? stage_source(src, nbytes, category, ti.via_channel, loc, dest_addr, call) : NULL;
     ammpi_msg_t m = {category, 0, 0, 0, handler, staged ? staged : src, nbytes, dest_addr,
                      numargs, args, 0, NULL};
     rc = ammpi_reply(tok, &m);
@@ -510,13 +517,15 @@ static void commit(const char *call, int category, int is_reply, gex_AM_SrcDesc_
     if (category == AMMPI_LONG && sd->dest_addr && sd->dest_addr != dest_addr)
         gasneti_fatalerror("%s: dest_addr %p differs from the %p given to Prepare", call, dest_addr,
                            sd->dest_addr);
+    gex_EP_Location_t loc = {(gex_Rank_t)sd->prep.msg.dest, (gex_EP_Index_t)sd->prep.msg.dest_ep};
+    int via_rings = 1;
+    if (is_reply) {
+        ammpi_token_info_t ti;
+        ammpi_token_info(sd->prep.tok, &ti);
+        loc = (gex_EP_Location_t){(gex_Rank_t)ti.src, (gex_EP_Index_t)ti.src_ep};
+        via_rings = ti.via_channel;
+    }
     if (category == AMMPI_LONG && nbytes) {
-        gex_EP_Location_t loc = {(gex_Rank_t)sd->prep.msg.dest, (gex_EP_Index_t)sd->prep.msg.dest_ep};
-        if (is_reply) {
-            ammpi_token_info_t ti;
-            ammpi_token_info(sd->prep.tok, &ti);
-            loc = (gex_EP_Location_t){(gex_Rank_t)ti.src, (gex_EP_Index_t)ti.src_ep};
-        }
         const gasnet_seginfo_t *seg = gasneti_peer_segment(loc);
         if (!gasneti_in_seginfo(seg, dest_addr, nbytes))
             gasneti_fatalerror("%s: destination [%p, +%zu) lies outside node %u's segment", call,
@@ -526,7 +535,8 @@ static void commit(const char *call, int category, int is_reply, gex_AM_SrcDesc_
     collect_args(ap, numargs, args);
     sd->active = 0;
     /* the client's buffer in device memory: its bytes now, from host memory */
-    void *staged = sd->prep.msg.src ? stage_source(sd->prep.offer, nbytes, call) : NULL;
+    void *staged = sd->prep.msg.src ? stage_source(sd->prep.offer, nbytes, category, via_rings,
+                                                   loc, dest_addr, call) : NULL;
     if (staged) {
         sd->prep.offer = staged;
         sd->prep.msg.lc = NULL; /* sent with local completion on return */

@@ -126,6 +126,12 @@ extern const gasneti_rma_t gasneti_rma_verbs;
 /* AMs through shared memory between neighbours (shmam.c): collective at
  * start-up, after the endpoint is open. */
 void gasneti_shmam_init(void);
+/* Whether the rings write a Long's n bytes at dest_addr of dest straight
+ * into the destination (a neighbour's segment mapped or imported here),
+ * copying with the memory classes: its source may then be device memory
+ * (core-mpi/am.c stages it otherwise). Requests to a neighbour, and
+ * replies to a request that came through the rings. */
+int gasneti_shmam_in_place(gex_EP_Location_t dest, const void *dest_addr, size_t n);
 
 /* What the shm backend found at attach: how many nodes share memory with
  * this one (itself included; 0 if the backend did not run) and this node's

@@ -137,7 +137,8 @@ static void clear_next(ring_t *r, uint64_t end)
  * destination mapped here, with mk's class copy for device memory. */
 static void place(void *in_place, gasneti_mk_t mk, const ammpi_msg_t *m)
 {
-    if (mk) gasneti_mk_copy(mk, in_place, NULL, m->src, m->nbytes);
+    gasneti_mk_t smk = gasneti_mk_lookup(m->src, m->nbytes); /* core-mpi/am.c left it unstaged */
+    if (mk || smk) gasneti_mk_copy(mk, in_place, smk, m->src, m->nbytes);
     else memcpy(in_place, m->src, m->nbytes);
 }
 
@@ -192,6 +193,14 @@ static void *mapped(const ammpi_msg_t *m, int dest, int dest_ep, gasneti_mk_t *m
     uintptr_t off = (uintptr_t)m->dest_addr - p->base;
     if (off >= p->size || m->nbytes > p->size - off) return NULL;
     return (char *)m->dest_addr + p->offset;
+}
+
+int gasneti_shmam_in_place(gex_EP_Location_t dest, const void *dest_addr, size_t n)
+{
+    if (!local_of || dest.gex_rank == gasneti_mynode || local_of[dest.gex_rank] < 0) return 0;
+    ammpi_msg_t m = {.category = AMMPI_LONG, .dest_addr = (void *)dest_addr, .nbytes = n};
+    gasneti_mk_t mk;
+    return mapped(&m, (int)dest.gex_rank, dest.gex_ep_index, &mk) != NULL;
 }
 
 /* Keeps a reply that found no room (len bytes of wire form): a Long's
