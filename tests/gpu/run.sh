@@ -2,8 +2,8 @@
 # The CUDA_UVA memory class on a machine with a GPU (issue 13): the memory
 # kinds tests of tests/suite.sh (ex_mk) with EX_MK_CLASS=cuda, so their
 # device memory is CUDA device 0's, over every path of one host (shm with
-# CUDA IPC, shared-memory AMs, MPI), SEQ and PAR, 2-4 ranks; then the
-# bandwidth benchmark bench/gpu/gpu_bw on each path. Not part of make
+# CUDA IPC, shared-memory AMs, MPI, and ofi where built), SEQ and PAR,
+# 2-4 ranks; then the bandwidth benchmark bench/gpu/gpu_bw on each path. Not part of make
 # check (CI has no GPU); see results/gpu/README.md for how it was run.
 #
 #   tests/gpu/run.sh [BUILD_DIR [OUT_DIR]]     (default build/opt, results/gpu)
@@ -53,6 +53,15 @@ t gpu_mk_long_bad 2 -g 'gex_AM_RequestLong.*destination .* lies outside node 1' 
 t gpu_mk_team_bad_scratch 2 -x nonzero -g "gex_TM_Create: endpoint [0-9]+'s segment is not host memory" \
     -G returned -- $X/seq/ex_mk team_bad scratch
 t gpu_ex_eps 4 -g 'ex_eps: ok' -- $X/seq/ex_eps
+# ofi with CUDA memory: the card registers it where the provider has
+# FI_HMEM (the log says whether), else the AM path stages it
+if grep -q GASNETI_HAVE_OFI "$B/include/gasnet_config.h"; then
+    t gpu_mk_rma_ofi 2 -e GASNET_RMA=ofi -e GASNET_RMA_STRICT=yes -e 'FI_PROVIDER=tcp;ofi_rxm' \
+        -e GASNET_VERBOSEENV=yes -g 'ex_mk rma: ok' \
+        -g "node 1: the segment of endpoint 1 \\($class memory\\) is (not )?registered with ofi" \
+        -- $X/seq/ex_mk rma quick
+    grep -h 'FI_HMEM\|registered with ofi' "$t_log"
+fi
 
 # Bandwidth: the IPC path (default), staged over shared-memory AMs, staged
 # over MPI; each job measures cudaMemcpy beside the library.
