@@ -3,8 +3,9 @@
 # kinds tests of tests/suite.sh (ex_mk) with EX_MK_CLASS=cuda, so their
 # device memory is CUDA device 0's, over every path of one host (shm with
 # CUDA IPC, shared-memory AMs, MPI, and ofi where built), SEQ and PAR,
-# 2-4 ranks; then the bandwidth benchmark bench/gpu/gpu_bw on each path. Not part of make
-# check (CI has no GPU); see results/gpu/README.md for how it was run.
+# 2-4 ranks; then the bandwidth benchmark bench/gpu/gpu_bw on each path.
+# Not part of make check (CI has no GPU); see results/gpu/README.md for
+# how it was run.
 #
 #   tests/gpu/run.sh [BUILD_DIR [OUT_DIR]]     (default build/opt, results/gpu)
 #
