@@ -147,6 +147,13 @@ typedef struct op {
     int write;
 } op_t;
 
+/* A created segment's registration (rma.h seg_register), listed so that
+ * teardown closes what is left after the detach barrier. */
+struct created {
+    struct fid_mr *mr;
+    struct created *prev, *next;
+};
+
 static struct {
     struct fi_info *info;
     struct fid_fabric *fabric;
@@ -164,6 +171,7 @@ static struct {
     char *bounce_mem, *free_bounce[NBOUNCE];
     int nfree_bounce, inflight; /* under lock */
     MPI_Comm comm;      /* the nodes this backend serves, for detach */
+    struct created *created; /* created segments' registrations, closed at teardown */
 } ofi = {.lock = PTHREAD_MUTEX_INITIALIZER, .comm = MPI_COMM_NULL};
 
 /* ---- set-up */
@@ -203,6 +211,12 @@ static struct fi_info *choose(struct fi_info *list)
 
 static void teardown(void)
 {
+    while (ofi.created) {
+        struct created *c = ofi.created;
+        ofi.created = c->next;
+        fi_close(&c->mr->fid);
+        free(c);
+    }
     if (ofi.ep) fi_close(&ofi.ep->fid);
     if (ofi.mr) fi_close(&ofi.mr->fid);
     if (ofi.av) fi_close(&ofi.av->fid);
@@ -389,6 +403,13 @@ static void unlink_shm_region(const char *addr, size_t len)
     shm_unlink(name);
 }
 
+/* Registration rules two nodes must share; FI_MR_HMEM is local (device
+ * buffers passed with descriptors), and only nodes that load CUDA ask for it. */
+static int same_mr_mode(uint64_t a, uint64_t b)
+{
+    return ((a ^ b) & ~(uint64_t)FI_MR_HMEM) == 0;
+}
+
 static int ofi_attach(unsigned char *reach, char *why, size_t whylen)
 {
     gasnet_node_t me = gasneti_mynode, nodes = gasneti_nodes;
@@ -426,7 +447,7 @@ static int ofi_attach(unsigned char *reach, char *why, size_t whylen)
     for (gasnet_node_t p = 0; ok && p < nodes; p++) {
         if (gasneti_rma_for[p]) continue; /* served already (shm, verbs): pairwise, so both skip */
         const card_t *pc = (const card_t *)(all + stride * p);
-        int same = pc->ok && !strcmp(pc->prov, c->prov) && pc->mr_mode == c->mr_mode;
+        int same = pc->ok && !strcmp(pc->prov, c->prov) && same_mr_mode(pc->mr_mode, c->mr_mode);
         if (same && fi_av_insert(ofi.av, all + stride * p + sizeof(card_t), 1, &ofi.addr[p], 0, NULL) == 1) {
             usable[p] = 1;
             ofi.key[p] = pc->key;
@@ -449,9 +470,13 @@ static int ofi_attach(unsigned char *reach, char *why, size_t whylen)
         const card_t *pc = (const card_t *)(all + stride * first_bad);
         if (!pc->ok)
             snprintf(why, whylen, "%s", pc->why);
-        else if (strcmp(pc->prov, c->prov) || pc->mr_mode != c->mr_mode)
+        else if (strcmp(pc->prov, c->prov))
             snprintf(why, whylen, "node %u uses provider %s, node %u %s", first_bad, pc->prov, me,
                      c->prov);
+        else if (!same_mr_mode(pc->mr_mode, c->mr_mode))
+            snprintf(why, whylen, "node %u registers memory with %s in mode 0x%llx, node %u in "
+                     "mode 0x%llx", first_bad, c->prov, (unsigned long long)pc->mr_mode, me,
+                     (unsigned long long)c->mr_mode);
         else
             snprintf(why, whylen, "node %u and node %u could not address each other with %s", me,
                      first_bad, c->prov);
@@ -629,6 +654,18 @@ static int ofi_get(void *dest, gasnet_node_t node, const gasneti_rma_key_t *seg,
 
 /* ---- created endpoints' segments (rma.h) */
 
+static void ofi_seg_unregister(void *handle)
+{
+    struct created *c = handle;
+    pthread_mutex_lock(&ofi.lock);
+    if (c->prev) c->prev->next = c->next;
+    else ofi.created = c->next;
+    if (c->next) c->next->prev = c->prev;
+    fi_close(&c->mr->fid);
+    pthread_mutex_unlock(&ofi.lock);
+    free(c);
+}
+
 static void *ofi_seg_register(void *addr, uintptr_t size, int cuda_device, gasneti_rma_key_t *key,
                               char *why, size_t whylen)
 {
@@ -645,11 +682,19 @@ static void *ofi_seg_register(void *addr, uintptr_t size, int cuda_device, gasne
     else touch_pages(addr, size);
     struct fid_mr *mr = NULL;
     static uint64_t last_key; /* keys we choose must differ (the segment's is 0) */
+    struct created *c = malloc(sizeof *c);
+    if (!c) gasneti_fatalerror("ofi: out of memory");
     pthread_mutex_lock(&ofi.lock);
     attr.requested_key = ++last_key;
     int rc = fi_mr_regattr(ofi.domain, &attr, 0, &mr);
+    if (rc == 0) {
+        *c = (struct created){mr, NULL, ofi.created};
+        if (ofi.created) ofi.created->prev = c;
+        ofi.created = c;
+    }
     pthread_mutex_unlock(&ofi.lock);
     if (rc) {
+        free(c);
         snprintf(why, whylen, "fi_mr_regattr of %lu bytes (%s) with provider %s failed: %s",
                  (unsigned long)size, cuda_device >= 0 ? "FI_HMEM_CUDA" : "host", prov,
                  fi_strerror(-rc));
@@ -657,18 +702,11 @@ static void *ofi_seg_register(void *addr, uintptr_t size, int cuda_device, gasne
     }
     *key = (gasneti_rma_key_t){ofi.virt_addr ? 0 : -(uint64_t)(uintptr_t)addr, fi_mr_key(mr)};
     if (key->key == FI_KEY_NOTAVAIL) {
-        fi_close(&mr->fid);
+        ofi_seg_unregister(c);
         snprintf(why, whylen, "provider %s gives no MR key", prov);
         return NULL;
     }
-    return mr;
-}
-
-static void ofi_seg_unregister(void *handle)
-{
-    pthread_mutex_lock(&ofi.lock);
-    fi_close(&((struct fid_mr *)handle)->fid);
-    pthread_mutex_unlock(&ofi.lock);
+    return c;
 }
 
 /* ---- shutdown */

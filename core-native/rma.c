@@ -183,20 +183,14 @@ void gasneti_rma_seg_register(gasneti_segment_t seg, gex_EP_Index_t index, gasne
             r->keys.key[i].delta += (uint64_t)(uintptr_t)view.addr - (uint64_t)(uintptr_t)seg->addr;
         }
         if (gasneti_getenv_yesno("GASNET_VERBOSEENV", 0))
-            fprintf(stderr, "GASNet node %u: the segment of endpoint %u (%s memory) %s %s%s%s\n",
+            fprintf(stderr, "GASNet node %u: the segment of endpoint %u (%s memory) %s %s%s%s%s%s\n",
                     gasneti_mynode, index, what, r->handle[i] ? "is registered with" :
-                    "is not registered with", b->name, r->handle[i] ? "" : ", so peers use the AM "
-                    "path for it: ", why);
+                    "is not registered with", b->name, r->handle[i] ? "" : ", so the peers ",
+                    r->handle[i] ? "" : b->name, r->handle[i] ? "" : " serves use the AM path for it: ",
+                    why);
     }
     *keys = r->keys;
     pthread_mutex_unlock(&seg_lock);
-}
-
-static void unregister(registration_t *r)
-{
-    for (int i = 0; i < GASNETI_RMA_NETS; i++)
-        if (r->handle[i]) nets[i]->seg_unregister(r->handle[i]);
-    free(r);
 }
 
 void gasneti_rma_seg_unregister(gasneti_segment_t seg)
@@ -206,7 +200,9 @@ void gasneti_rma_seg_unregister(gasneti_segment_t seg)
     while ((r = *link) && r->seg != seg) link = &r->next;
     if (r) *link = r->next;
     pthread_mutex_unlock(&seg_lock);
-    if (r) unregister(r);
+    for (int i = 0; r && i < GASNETI_RMA_NETS; i++)
+        if (r->handle[i]) nets[i]->seg_unregister(r->handle[i]);
+    free(r);
 }
 
 void gasneti_rma_peer_keys(gex_EP_Location_t loc, const gasneti_rma_keys_t *keys)
@@ -221,23 +217,29 @@ void gasneti_rma_peer_keys(gex_EP_Location_t loc, const gasneti_rma_keys_t *keys
     }
     peer_key_t *p = &row[loc.gex_rank];
     __atomic_store_n(&p->net, NULL, __ATOMIC_RELEASE);
-    const gasneti_rma_t *b = gasneti_rma_for ? gasneti_rma_for[loc.gex_rank] : NULL;
+    const gasneti_rma_t **serving = chosen ? chosen : gasneti_rma_for; /* also while forced */
+    const gasneti_rma_t *b = serving ? serving[loc.gex_rank] : NULL;
     for (int i = 0; b && i < GASNETI_RMA_NETS; i++)
         if (nets[i] == b && (keys->have >> i & 1)) {
-            p->key = keys->key[i];
+            __atomic_store_n(&p->key.delta, keys->key[i].delta, __ATOMIC_RELAXED);
+            __atomic_store_n(&p->key.key, keys->key[i].key, __ATOMIC_RELAXED);
             __atomic_store_n(&p->net, b, __ATOMIC_RELEASE);
         }
     pthread_mutex_unlock(&seg_lock);
 }
 
-const gasneti_rma_t *gasneti_rma_for_ep(gex_EP_Location_t loc, const gasneti_rma_key_t **key)
+const gasneti_rma_t *gasneti_rma_for_ep(gex_EP_Location_t loc, gasneti_rma_key_t *key)
 {
-    const peer_key_t *row = __atomic_load_n(&peer_keys[loc.gex_ep_index], __ATOMIC_ACQUIRE);
+    peer_key_t *row = __atomic_load_n(&peer_keys[loc.gex_ep_index], __ATOMIC_ACQUIRE);
     if (!row) return NULL;
-    const gasneti_rma_t *b = __atomic_load_n(&row[loc.gex_rank].net, __ATOMIC_ACQUIRE);
+    peer_key_t *p = &row[loc.gex_rank];
+    const gasneti_rma_t *b = __atomic_load_n(&p->net, __ATOMIC_ACQUIRE);
     /* not while forced to the AM path (and not after detach) */
     if (!b || !gasneti_rma_for || gasneti_rma_for[loc.gex_rank] != b) return NULL;
-    *key = &row[loc.gex_rank].key;
+    /* (a copy: a publish racing with RMA to the same endpoint is erroneous,
+     * but must not make a data race here) */
+    key->delta = __atomic_load_n(&p->key.delta, __ATOMIC_RELAXED);
+    key->key = __atomic_load_n(&p->key.key, __ATOMIC_RELAXED);
     return b;
 }
 
@@ -258,13 +260,15 @@ void gasneti_rma_detach(void)
         for (gasnet_node_t p = 0; row && p < gasneti_nodes; p++)
             __atomic_store_n(&row[p].net, NULL, __ATOMIC_RELEASE);
     }
+    /* registrations still alive are the backends': each closes them in
+     * its detach, after the barrier that ends the peers' transfers */
     pthread_mutex_lock(&seg_lock);
     registration_t *r = registrations;
     registrations = NULL;
     pthread_mutex_unlock(&seg_lock);
     while (r) {
         registration_t *next = r->next;
-        unregister(r);
+        free(r);
         r = next;
     }
     for (int i = nactive - 1; i >= 0; i--) active[i]->detach();

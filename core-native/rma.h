@@ -60,7 +60,8 @@ typedef struct gasneti_rma {
      * created segments instead). Registers [addr, addr+size) of this
      * process for the peers' reads and writes: host memory (cuda_device
      * -1) or CUDA device memory of that ordinal. Fills key and returns a
-     * handle for seg_unregister, or NULL with why. Any thread. */
+     * handle for seg_unregister, or NULL with why. Any thread. What is
+     * still registered at detach, detach closes (after its barrier). */
     void *(*seg_register)(void *addr, uintptr_t size, int cuda_device, gasneti_rma_key_t *key,
                           char *why, size_t whylen);
     void (*seg_unregister)(void *handle);
@@ -83,7 +84,8 @@ extern const gasneti_rma_t **gasneti_rma_for;
  * serves the owner's node, and puts and gets to that endpoint then go by
  * that backend (gasneti_rma_for_ep). Destroying the segment deregisters
  * it; peers learn of that only from the next publish, as with any access
- * to a destroyed segment. Under GASNET_VERBOSEENV the owner says, per
+ * to a destroyed segment. Registrations alive at shutdown are closed by
+ * each backend's detach, after its barrier. Under GASNET_VERBOSEENV the owner says, per
  * segment and backend, whether it registered it and why not. */
 #define GASNETI_RMA_NETS 2 /* verbs, ofi */
 typedef struct {
@@ -96,7 +98,7 @@ void gasneti_rma_seg_unregister(gasneti_segment_t seg);
 void gasneti_rma_peer_keys(gex_EP_Location_t loc, const gasneti_rma_keys_t *keys);
 /* The backend and key for a created endpoint's segment (index > 0), or
  * NULL: the AM path (or a copy, where it is mapped here). */
-const gasneti_rma_t *gasneti_rma_for_ep(gex_EP_Location_t loc, const gasneti_rma_key_t **key);
+const gasneti_rma_t *gasneti_rma_for_ep(gex_EP_Location_t loc, gasneti_rma_key_t *key);
 
 /* Chooses the backends at attach (after the segments are exchanged), and
  * releases them at shutdown. */

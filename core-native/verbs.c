@@ -149,6 +149,13 @@ static struct ibv_context *ctx;
 static struct ibv_pd *pd;
 static struct ibv_cq *cq;
 static struct ibv_mr *seg_mr, *bounce_mr;
+/* Created segments' registrations (rma.h seg_register), listed so that
+ * teardown deregisters what is left after the detach barrier. */
+struct created {
+    struct ibv_mr *mr;
+    struct created *prev, *next;
+};
+static struct created *created;
 static char dev_name[64];
 static uint8_t port;
 static int gid_index;
@@ -425,6 +432,12 @@ static int connect_qp(gasnet_node_t p, const node_info_t *them, const qp_info_t 
 /* Frees whatever set-up created (any subset). */
 static void teardown(void)
 {
+    while (created) {
+        struct created *c = created;
+        created = c->next;
+        ibv_dereg_mr(c->mr);
+        free(c);
+    }
     for (gasnet_node_t p = 0; peers && p < gasneti_nodes; p++)
         if (peers[p].qp) ibv_destroy_qp(peers[p].qp);
     if (bounce_mr) ibv_dereg_mr(bounce_mr);
@@ -711,25 +724,38 @@ static void *verbs_seg_register(void *addr, uintptr_t size, int cuda_device, gas
                                 char *why, size_t whylen)
 {
     int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE | IBV_ACCESS_REMOTE_READ;
+    struct created *c = malloc(sizeof *c);
+    if (!c) gasneti_fatalerror("verbs: out of memory");
     pthread_mutex_lock(&lock);
     struct ibv_mr *mr = ibv_reg_mr(pd, addr, size, access);
     int err = errno;
+    if (mr) {
+        *c = (struct created){mr, NULL, created};
+        if (created) created->prev = c;
+        created = c;
+    }
     pthread_mutex_unlock(&lock);
     if (!mr) {
+        free(c);
         snprintf(why, whylen, "ibv_reg_mr of %lu bytes of %s with %s failed: %s",
                  (unsigned long)size, cuda_device >= 0 ? "CUDA memory (it needs the peer-memory "
                  "module, nvidia-peermem)" : "host memory", dev_name, strerror(err));
         return NULL;
     }
     *key = (gasneti_rma_key_t){0, mr->rkey};
-    return mr;
+    return c;
 }
 
 static void verbs_seg_unregister(void *handle)
 {
+    struct created *c = handle;
     pthread_mutex_lock(&lock);
-    ibv_dereg_mr(handle);
+    if (c->prev) c->prev->next = c->next;
+    else created = c->next;
+    if (c->next) c->next->prev = c->prev;
+    ibv_dereg_mr(c->mr);
     pthread_mutex_unlock(&lock);
+    free(c);
 }
 
 static void verbs_detach(void)

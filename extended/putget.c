@@ -170,13 +170,18 @@ static void check_val_size(const char *call, size_t n)
         gasneti_fatalerror("%s: nbytes = %zu, must be 1..%d", call, n, SIZEOF_GEX_RMA_VALUE_T);
 }
 
-/* The native backend for a peer's segment and how it names it (NULL: the
- * primordial one), or NULL for the AM path. */
-static inline const gasneti_rma_t *backend(gex_EP_Location_t loc, const gasneti_rma_key_t **seg)
+/* The native backend for a peer's segment, or NULL for the AM path; a
+ * created endpoint's segment is named by the key it fills (r->seg). */
+typedef struct {
+    gasneti_rma_key_t key;
+    const gasneti_rma_key_t *seg; /* &key, or NULL: the primordial segment */
+} remote_seg_t;
+static inline const gasneti_rma_t *backend(gex_EP_Location_t loc, remote_seg_t *r)
 {
-    *seg = NULL;
-    if (loc.gex_ep_index) return gasneti_rma_for_ep(loc, seg);
-    return gasneti_rma_for ? gasneti_rma_for[loc.gex_rank] : NULL;
+    r->seg = NULL;
+    if (!loc.gex_ep_index) return gasneti_rma_for ? gasneti_rma_for[loc.gex_rank] : NULL;
+    r->seg = &r->key;
+    return gasneti_rma_for_ep(loc, &r->key);
 }
 
 /* ---- device memory (see the top comment) */
@@ -242,11 +247,12 @@ static void put_device(gasnete_op_t *op, gasneti_tm_t tm, gex_EP_Location_t loc,
         __atomic_thread_fence(__ATOMIC_RELEASE);
         return;
     }
-    const gasneti_rma_key_t *seg;
-    const gasneti_rma_t *b = smk ? NULL : backend(loc, &seg); /* a card reaching device memory */
+    remote_seg_t rs;
+    const gasneti_rma_t *b = smk ? NULL : backend(loc, &rs); /* a card reaching device memory */
     if (b) {
-        if (b->put(loc.gex_rank, seg, dest, src, n, lc_mode == LC_DEFER, gasnete_counter(op, GASNETE_PUT)))
-            gasneti_fatalerror("%s put of %zu bytes to node %u failed", b->name, n, loc.gex_rank);
+        if (b->put(loc.gex_rank, rs.seg, dest, src, n, lc_mode == LC_DEFER, gasnete_counter(op, GASNETE_PUT)))
+            gasneti_fatalerror("a device-memory put: %s put of %zu bytes to node %u failed", b->name,
+                               n, loc.gex_rank);
         return;
     }
     uintptr_t t = gasnete_target(op, GASNETE_PUT);
@@ -314,10 +320,10 @@ void gasnete_put(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *dest,
         __atomic_thread_fence(__ATOMIC_RELEASE);
         return;
     }
-    const gasneti_rma_key_t *seg;
-    const gasneti_rma_t *b = backend(loc, &seg);
+    remote_seg_t rs;
+    const gasneti_rma_t *b = backend(loc, &rs);
     if (b) {
-        if (b->put(loc.gex_rank, seg, dest, src, n, lc_mode == LC_DEFER, gasnete_counter(op, GASNETE_PUT)))
+        if (b->put(loc.gex_rank, rs.seg, dest, src, n, lc_mode == LC_DEFER, gasnete_counter(op, GASNETE_PUT)))
             gasneti_fatalerror("%s: %s put of %zu bytes to node %u failed", call, b->name, n,
                                loc.gex_rank);
         return;
@@ -357,11 +363,11 @@ void gasnete_get(gasnete_op_t *op, gasneti_tm_t tm, void *dest, gex_Rank_t rank,
         memcpy(dest, there, n);
         return;
     }
-    const gasneti_rma_key_t *seg;
+    remote_seg_t rs;
     /* device memory goes by a backend only where a card reaches the peer's */
-    const gasneti_rma_t *b = device && gasneti_mk_lookup(dest, n) ? NULL : backend(loc, &seg);
+    const gasneti_rma_t *b = device && gasneti_mk_lookup(dest, n) ? NULL : backend(loc, &rs);
     if (b) {
-        if (b->get(dest, loc.gex_rank, seg, src, n, gasnete_counter(op, GASNETE_GET)))
+        if (b->get(dest, loc.gex_rank, rs.seg, src, n, gasnete_counter(op, GASNETE_GET)))
             gasneti_fatalerror("%s: %s get of %zu bytes from node %u failed", call, b->name, n,
                                loc.gex_rank);
         return;
@@ -403,10 +409,10 @@ void gasnete_memset(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *de
         __atomic_thread_fence(__ATOMIC_RELEASE);
         return;
     }
-    const gasneti_rma_key_t *seg;
-    const gasneti_rma_t *b = backend(loc, &seg);
+    remote_seg_t rs;
+    const gasneti_rma_t *b = backend(loc, &rs);
     if (b && b->memset) {
-        if (b->memset(loc.gex_rank, seg, dest, val, n, gasnete_counter(op, GASNETE_PUT)))
+        if (b->memset(loc.gex_rank, rs.seg, dest, val, n, gasnete_counter(op, GASNETE_PUT)))
             gasneti_fatalerror("%s: %s memset of %zu bytes on node %u failed", call, b->name, n,
                                loc.gex_rank);
         return;
@@ -435,12 +441,12 @@ void gasnete_put_val(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *d
         __atomic_thread_fence(__ATOMIC_RELEASE);
         return;
     }
-    const gasneti_rma_key_t *seg;
-    const gasneti_rma_t *b = backend(loc, &seg);
+    remote_seg_t rs;
+    const gasneti_rma_t *b = backend(loc, &rs);
     if (b) {
         uint64_t bytes = 0;
         store_value(&bytes, value, n); /* the value's n bytes, as they lie in memory */
-        if (b->put(loc.gex_rank, seg, dest, &bytes, n, 0, gasnete_counter(op, GASNETE_PUT)))
+        if (b->put(loc.gex_rank, rs.seg, dest, &bytes, n, 0, gasnete_counter(op, GASNETE_PUT)))
             gasneti_fatalerror("%s: %s put of a %zu-byte value to node %u failed", call, b->name,
                                n, loc.gex_rank);
         return;
@@ -469,8 +475,8 @@ void gasnete_get_val(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *s
         op->value = load_value(there, n);
         return;
     }
-    const gasneti_rma_key_t *seg;
-    const gasneti_rma_t *b = backend(loc, &seg);
+    remote_seg_t rs;
+    const gasneti_rma_t *b = backend(loc, &rs);
     if (b) {
         /* the value's low-order bytes, zero-extended */
         op->value = 0;
@@ -479,7 +485,7 @@ void gasnete_get_val(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *s
 #else
         char *low = (char *)&op->value;
 #endif
-        if (b->get(low, loc.gex_rank, seg, src, n, gasnete_counter(op, GASNETE_GET)))
+        if (b->get(low, loc.gex_rank, rs.seg, src, n, gasnete_counter(op, GASNETE_GET)))
             gasneti_fatalerror("%s: %s get of a %zu-byte value from node %u failed", call, b->name,
                                n, loc.gex_rank);
         return;

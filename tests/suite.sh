@@ -538,7 +538,7 @@ if [ -d $B/tests/fakeverbs ] && [ $FULL = 1 ]; then
     t verbs_fake_mk_segs 2 "${FS[@]}" -g 'ex_mk segs: ok' -- $B/tests/fakeverbs/seq/ex_mk segs
     t verbs_fake_eps_par 3 "${FS[@]}" -g 'ex_eps: ok' -- $B/tests/fakeverbs/par/ex_eps am
     t verbs_fake_mk_unregistered 2 "${FS[@]}" -e GASNET_VERBOSEENV=1 -e FAKEVERBS_MAX_MR=2 -g 'ex_mk rma: ok' \
-        -g 'node 1: the segment of endpoint 1 \(emulated memory\) is not registered with verbs, so peers use the AM path for it: ibv_reg_mr' \
+        -g 'node 1: the segment of endpoint 1 \(emulated memory\) is not registered with verbs, so the peers verbs serves use the AM path for it: ibv_reg_mr' \
         -- $B/tests/fakeverbs/seq/ex_mk rma quick
     t verbs_fake_port2 2 "${FV[@]}" -e FAKEVERBS_PORT1=down -g 'GASNet node 1: verbs on fake0 port 2 ' -- $FP 4096
     t verbs_fake_port_down 2 "${FV[@]}" -e FAKEVERBS_PORT1=down -e GASNET_VERBS_PORT=1 \
