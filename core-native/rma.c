@@ -182,12 +182,14 @@ void gasneti_rma_seg_register(gasneti_segment_t seg, gex_EP_Index_t index, gasne
             /* peers add delta to owner addresses: fold in where the card sees the segment */
             r->keys.key[i].delta += (uint64_t)(uintptr_t)view.addr - (uint64_t)(uintptr_t)seg->addr;
         }
-        if (gasneti_getenv_yesno("GASNET_VERBOSEENV", 0))
-            fprintf(stderr, "GASNet node %u: the segment of endpoint %u (%s memory) %s %s%s%s%s%s\n",
-                    gasneti_mynode, index, what, r->handle[i] ? "is registered with" :
-                    "is not registered with", b->name, r->handle[i] ? "" : ", so the peers ",
-                    r->handle[i] ? "" : b->name, r->handle[i] ? "" : " serves use the AM path for it: ",
-                    why);
+        if (!gasneti_getenv_yesno("GASNET_VERBOSEENV", 0)) continue;
+        if (r->handle[i])
+            fprintf(stderr, "GASNet node %u: the segment of endpoint %u (%s memory) is registered "
+                    "with %s\n", gasneti_mynode, index, what, b->name);
+        else
+            fprintf(stderr, "GASNet node %u: the segment of endpoint %u (%s memory) is not "
+                    "registered with %s, so the peers %s serves use the AM path for it: %s\n",
+                    gasneti_mynode, index, what, b->name, b->name, why);
     }
     *keys = r->keys;
     pthread_mutex_unlock(&seg_lock);
