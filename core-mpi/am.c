@@ -19,11 +19,11 @@
  * segment is staged into host memory with its class copy before it is
  * sent (so its local completion is immediate); the transports only read
  * host memory, except the shared-memory rings' copy of a Long straight
- * into a neighbour's mapped or imported segment, a class copy (device
- * to device where both are). A Long destination may lie in a device segment bound to
- * the target endpoint: the shm channel copies into its import of it, or
- * the receiver copies it in with the class (core-mpi/segment.c gives
- * ammpi the segment's copy); the handler gets the device address.
+ * into a neighbour's mapped or imported segment, a class copy (device to
+ * device where both are). A Long destination may lie in a device segment
+ * bound to the target endpoint: the shm channel copies into its import of
+ * it, or the receiver copies it in with the class (core-mpi/segment.c
+ * gives ammpi the segment's copy); the handler gets the device address.
  */
 #include "gasnet_internal.h"
 #include "events.h"
@@ -159,7 +159,8 @@ static void *stage_source(const void *src, size_t nbytes, int category, int via_
                           gex_EP_Location_t dest, const void *dest_addr, const char *call)
 {
     gasneti_mk_t mk = nbytes ? gasneti_mk_lookup(src, nbytes) : NULL;
-    if (!mk || (category == AMMPI_LONG && via_rings && gasneti_shmam_in_place(dest, dest_addr, nbytes)))
+    if (!mk || (category == AMMPI_LONG && via_rings &&
+                gasneti_shmam_in_place(dest, dest_addr, nbytes)))
         return NULL;
     void *host = malloc(nbytes);
     if (!host) gasneti_fatalerror("%s: out of memory staging %zu bytes of device memory", call, nbytes);
