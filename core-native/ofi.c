@@ -140,8 +140,7 @@ typedef struct op {
     uint32_t *counter; /* the caller's, decremented at completion */
     struct op *next;   /* free list */
     char *bounce;      /* held until completion, or NULL */
-    void *remote;      /* the owner's address, for error messages */
-    gasneti_rma_key_t seg; /* how the card names the remote segment */
+    void *remote;      /* the owner's address */
     size_t len;
     gasnet_node_t node;
     int write;
@@ -151,7 +150,7 @@ typedef struct op {
  * teardown closes what is left after the detach barrier. */
 struct created {
     struct fid_mr *mr;
-    struct created *prev, *next;
+    struct created *next;
 };
 
 static struct {
@@ -565,8 +564,8 @@ static void ofi_poll(void)
 
 /* A record for one piece, with a bounce buffer if asked; polls while the
  * pools are empty. The caller's counter counts the piece from here. */
-static op_t *take(int bounce, uint32_t *counter, gasnet_node_t node,
-                  const gasneti_rma_key_t *seg, void *remote, size_t len, int write)
+static op_t *take(int bounce, uint32_t *counter, gasnet_node_t node, void *remote, size_t len,
+                  int write)
 {
     for (int idle = 0;; gasneti_poll_wait(&idle)) {
         pthread_mutex_lock(&ofi.lock);
@@ -578,7 +577,6 @@ static op_t *take(int bounce, uint32_t *counter, gasnet_node_t node,
             pthread_mutex_unlock(&ofi.lock);
             op->counter = counter;
             op->node = node;
-            op->seg = *seg;
             op->remote = remote;
             op->len = len;
             op->write = write;
@@ -590,11 +588,10 @@ static op_t *take(int bounce, uint32_t *counter, gasnet_node_t node,
 }
 
 /* Posts one piece; on a full queue polls and retries. */
-static void post(op_t *op, void *local, uint64_t flags)
+static void post(op_t *op, const gasneti_rma_key_t *seg, void *local, uint64_t flags)
 {
     struct iovec iov = {local, op->len};
-    struct fi_rma_iov rma_iov = {(uint64_t)(uintptr_t)op->remote + op->seg.delta, op->len,
-                                 op->seg.key};
+    struct fi_rma_iov rma_iov = {(uint64_t)(uintptr_t)op->remote + seg->delta, op->len, seg->key};
     struct fi_msg_rma msg = {.msg_iov = &iov, .desc = NULL, .iov_count = 1,
                              .addr = ofi.addr[op->node], .rma_iov = &rma_iov, .rma_iov_count = 1,
                              .context = op, .data = 0};
@@ -626,9 +623,9 @@ static int ofi_put(gasnet_node_t node, const gasneti_rma_key_t *seg, void *dest,
             copy = 1;
             if (len > BOUNCE_SIZE) len = BOUNCE_SIZE;
         }
-        op_t *op = take(copy, counter, node, seg, d, len, 1);
+        op_t *op = take(copy, counter, node, d, len, 1);
         if (copy) memcpy(op->bounce, s, len);
-        post(op, copy ? op->bounce : (void *)s, flags);
+        post(op, seg, copy ? op->bounce : (void *)s, flags);
         s += len;
         d += len;
         n -= len;
@@ -643,8 +640,8 @@ static int ofi_get(void *dest, gasnet_node_t node, const gasneti_rma_key_t *seg,
     char *d = dest, *s = (char *)src;
     while (n > 0) {
         size_t len = n < ofi.max_msg ? n : ofi.max_msg;
-        op_t *op = take(0, counter, node, seg, s, len, 0);
-        post(op, d, FI_COMPLETION);
+        op_t *op = take(0, counter, node, s, len, 0);
+        post(op, seg, d, FI_COMPLETION);
         s += len;
         d += len;
         n -= len;
@@ -656,11 +653,10 @@ static int ofi_get(void *dest, gasnet_node_t node, const gasneti_rma_key_t *seg,
 
 static void ofi_seg_unregister(void *handle)
 {
-    struct created *c = handle;
+    struct created *c = handle, **link = &ofi.created;
     pthread_mutex_lock(&ofi.lock);
-    if (c->prev) c->prev->next = c->next;
-    else ofi.created = c->next;
-    if (c->next) c->next->prev = c->prev;
+    while (*link != c) link = &(*link)->next;
+    *link = c->next;
     fi_close(&c->mr->fid);
     pthread_mutex_unlock(&ofi.lock);
     free(c);
@@ -688,8 +684,7 @@ static void *ofi_seg_register(void *addr, uintptr_t size, int cuda_device, gasne
     attr.requested_key = ++last_key;
     int rc = fi_mr_regattr(ofi.domain, &attr, 0, &mr);
     if (rc == 0) {
-        *c = (struct created){mr, NULL, ofi.created};
-        if (ofi.created) ofi.created->prev = c;
+        *c = (struct created){mr, ofi.created};
         ofi.created = c;
     }
     pthread_mutex_unlock(&ofi.lock);

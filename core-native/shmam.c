@@ -176,31 +176,29 @@ static int try_write(ring_t *r, size_t len, const ammpi_msg_t *m, int dest_ep, i
     return 1;
 }
 
-/* Where a Long's destination is mapped here, or NULL; *mk: the kind to
- * copy into it with (NULL: host memory). */
-static void *mapped(const ammpi_msg_t *m, int dest, int dest_ep, gasneti_mk_t *mk)
+/* Where [addr, addr+n) of dest's endpoint dest_ep is mapped here (n > 0),
+ * or NULL; *mk: the kind to copy into it with (NULL: host memory). */
+static void *mapped(int dest, int dest_ep, const void *addr, size_t n, gasneti_mk_t *mk)
 {
     *mk = NULL;
-    if (m->category != AMMPI_LONG || !m->nbytes) return NULL;
     if (dest_ep != 0) { /* a created endpoint's segment published and mapped (or imported) here */
         gex_EP_Location_t loc = {(gex_Rank_t)dest, (gex_EP_Index_t)dest_ep};
-        if (!gasneti_in_seginfo(gasneti_peer_segment(loc), m->dest_addr, m->nbytes)) return NULL;
-        if (gasneti_mk_peer_is_device(loc)) return gasneti_mk_peer_local(loc, m->dest_addr, mk);
-        return gasneti_peer_local(loc, m->dest_addr);
+        if (!gasneti_in_seginfo(gasneti_peer_segment(loc), addr, n)) return NULL;
+        if (gasneti_mk_peer_is_device(loc)) return gasneti_mk_peer_local(loc, addr, mk);
+        return gasneti_peer_local(loc, addr);
     }
     if (!gasneti_pshm) return NULL;
     const gasneti_pshm_t *p = &gasneti_pshm[dest];
-    uintptr_t off = (uintptr_t)m->dest_addr - p->base;
-    if (off >= p->size || m->nbytes > p->size - off) return NULL;
-    return (char *)m->dest_addr + p->offset;
+    uintptr_t off = (uintptr_t)addr - p->base;
+    if (off >= p->size || n > p->size - off) return NULL;
+    return (char *)addr + p->offset;
 }
 
 int gasneti_shmam_in_place(gex_EP_Location_t dest, const void *dest_addr, size_t n)
 {
     if (!local_of || dest.gex_rank == gasneti_mynode || local_of[dest.gex_rank] < 0) return 0;
-    ammpi_msg_t m = {.category = AMMPI_LONG, .dest_addr = (void *)dest_addr, .nbytes = n};
     gasneti_mk_t mk;
-    return mapped(&m, (int)dest.gex_rank, dest.gex_ep_index, &mk) != NULL;
+    return mapped((int)dest.gex_rank, dest.gex_ep_index, dest_addr, n, &mk) != NULL;
 }
 
 /* Keeps a reply that found no room (len bytes of wire form): a Long's
@@ -228,8 +226,9 @@ static int shm_send(ammpi_channel_t *ch, const ammpi_msg_t *m, int dest, int des
 {
     (void)ch;
     ring_t *r = &out[local_of[dest]];
-    gasneti_mk_t mk;
-    void *in_place = mapped(m, dest, dest_ep, &mk);
+    gasneti_mk_t mk = NULL; /* a Long's payload goes straight to its destination where mapped */
+    void *in_place = m->category == AMMPI_LONG && m->nbytes
+                         ? mapped(dest, dest_ep, m->dest_addr, m->nbytes, &mk) : NULL;
     size_t len = ammpi_wire_size(m, in_place != NULL);
     if (FRAME + len + LINE > ring_size / 2) return AMMPI_ERR_NOT_HERE; /* too big for the ring */
     int idle = 0;

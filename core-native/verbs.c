@@ -153,7 +153,7 @@ static struct ibv_mr *seg_mr, *bounce_mr;
  * teardown deregisters what is left after the detach barrier. */
 struct created {
     struct ibv_mr *mr;
-    struct created *prev, *next;
+    struct created *next;
 };
 static struct created *created;
 static char dev_name[64];
@@ -730,8 +730,7 @@ static void *verbs_seg_register(void *addr, uintptr_t size, int cuda_device, gas
     struct ibv_mr *mr = ibv_reg_mr(pd, addr, size, access);
     int err = errno;
     if (mr) {
-        *c = (struct created){mr, NULL, created};
-        if (created) created->prev = c;
+        *c = (struct created){mr, created};
         created = c;
     }
     pthread_mutex_unlock(&lock);
@@ -748,11 +747,10 @@ static void *verbs_seg_register(void *addr, uintptr_t size, int cuda_device, gas
 
 static void verbs_seg_unregister(void *handle)
 {
-    struct created *c = handle;
+    struct created *c = handle, **link = &created;
     pthread_mutex_lock(&lock);
-    if (c->prev) c->prev->next = c->next;
-    else created = c->next;
-    if (c->next) c->next->prev = c->prev;
+    while (*link != c) link = &(*link)->next;
+    *link = c->next;
     ibv_dereg_mr(c->mr);
     pthread_mutex_unlock(&lock);
     free(c);
