@@ -17,6 +17,7 @@
 
 const gasneti_rma_t **gasneti_rma_for;
 gasneti_pshm_t *gasneti_pshm;
+const gasneti_pshm_t *gasneti_pshm_fast;
 /* While gasneti_rma_force_am is on: the backends chosen at attach, and the
  * fast path's table. */
 static const gasneti_rma_t **chosen;
@@ -102,6 +103,16 @@ static void publish_fast_path(void)
             table[p] = (gasneti_pshm_t){(uintptr_t)gasneti_seginfo[p].addr, gasneti_seginfo[p].size,
                                         p == gasneti_mynode ? 0 : gasneti_nodeinfo[p].offset};
     gasneti_pshm = table;
+    gasneti_pshm_fast_update();
+}
+
+void gasneti_pshm_fast_update(void)
+{
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* the last update sees both inputs */
+    pthread_mutex_lock(&lock);
+    int device = __atomic_load_n(&gasneti_mk_nranges, __ATOMIC_ACQUIRE) != 0;
+    __atomic_store_n(&gasneti_pshm_fast, device ? NULL : gasneti_pshm, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&lock);
 }
 
 void gasneti_rma_attach(void)
@@ -256,6 +267,7 @@ void gasneti_rma_detach(void)
     gasneti_rma_force_am(0);
     gasneti_pshm_t *table = gasneti_pshm;
     gasneti_pshm = NULL;
+    gasneti_pshm_fast_update();
     free(table);
     for (int e = 0; e < GASNET_MAXEPS; e++) {
         peer_key_t *row = peer_keys[e];
@@ -292,12 +304,15 @@ void gasneti_rma_force_am(int on)
         if (gasneti_pshm) self[gasneti_mynode] = gasneti_pshm[gasneti_mynode];
         chosen_pshm = gasneti_pshm;
         gasneti_pshm = self;
+        gasneti_pshm_fast_update();
     } else if (!on && chosen) {
         memcpy(gasneti_rma_for, chosen, bytes);
         free(chosen);
         chosen = NULL;
-        free(gasneti_pshm);
+        gasneti_pshm_t *self = gasneti_pshm;
         gasneti_pshm = chosen_pshm;
         chosen_pshm = NULL;
+        gasneti_pshm_fast_update();
+        free(self);
     }
 }

@@ -116,6 +116,10 @@ void gasneti_rma_poll(void);
  * checks that a put over the AM path waits for its target to poll). */
 void gasneti_rma_force_am(int on);
 
+/* Recomputes gasneti_pshm_fast (gasnet_extended.h) after gasneti_pshm or
+ * the device ranges (memkind/) change. */
+void gasneti_pshm_fast_update(void);
+
 /* The backends this build may have (core-native/shm.c, ofi.c, verbs.c). */
 extern const gasneti_rma_t gasneti_rma_shm;
 #ifdef GASNETI_HAVE_OFI

@@ -21,13 +21,13 @@ typedef struct {
                        written last: the entry is there when it matches */
 } gasneti_shmam_frame_t;
 
-/* Reads the ring data[0..size) that ctl describes, written by peer:
- * takes the entries from the head on whose stamps match their positions
- * (at most budget messages), hands each message to ammpi_deliver on
- * gasnetc_ep through ch, and advances the head past each entry. A frame
- * that does not make sense is fatal, naming peer: the ring cannot be read
- * past it. The caller holds the ring's reader lock. Returns the messages
- * taken. */
+/* Reads the ring data[0..size) (size a power of two) that ctl describes,
+ * written by peer: takes the entries from the head on whose stamps match
+ * their positions (at most budget messages), hands each message to
+ * ammpi_deliver on gasnetc_ep through ch, and advances the head past each
+ * entry. A frame that does not make sense is fatal, naming peer: the ring
+ * cannot be read past it. The caller holds the ring's reader lock.
+ * Returns the messages taken. */
 int gasneti_shmam_take(gasneti_shmam_ctl_t *ctl, char *data, uint64_t size, gex_Rank_t peer,
                        ammpi_channel_t *ch, int budget);
 

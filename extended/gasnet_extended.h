@@ -29,10 +29,11 @@ typedef struct {
     uintptr_t base, size, offset;
 } gasneti_pshm_t;
 extern gasneti_pshm_t *gasneti_pshm; /* NULL until a segment is attached */
-/* Device ranges registered in this process (memkind/): while there are
- * any, a local buffer may be device memory, which only the library's call
- * (which looks it up) may touch, so the fast path steps aside. */
-extern int gasneti_mk_nranges;
+/* The table the fast path reads: gasneti_pshm, but NULL while device
+ * memory is registered in this process (memkind/), as a local buffer may
+ * then be device memory, which only the library's call (which looks it
+ * up) may touch. One pointer, so the fast path loads and tests one word. */
+extern const gasneti_pshm_t *gasneti_pshm_fast;
 extern gex_TM_t gasneti_tm0;
 #ifdef GASNET_DEBUG
 #define GASNETI_FAST_PATHS 0
@@ -44,20 +45,27 @@ extern gex_TM_t gasneti_tm0;
                             GEX_FLAG_SELF_SEG_BOUND | GEX_FLAG_PEER_SEG_UNKNOWN |                      \
                             GEX_FLAG_PEER_SEG_SOME | GEX_FLAG_PEER_SEG_BOUND)
 
+/* Where [addr, addr+n) of rank's segment lies in this process by table
+ * (rank < gasneti_nodes), or NULL where it is not mapped here. */
+static inline char *gasneti_pshm_local(const gasneti_pshm_t *table, gex_Rank_t rank,
+                                       const void *addr, size_t n)
+{
+    const gasneti_pshm_t *p = &table[rank];
+    uintptr_t off = (uintptr_t)addr - p->base;
+    if (off >= p->size || n > p->size - off) return NULL;
+    return (char *)addr + p->offset;
+}
+
 /* Whether the fast path applies; if so, *here is where [raddr, raddr+n)
  * of rank's segment lies in this process. */
 static inline int gasneti_pshm_addr(gex_TM_t tm, gex_Rank_t rank, const void *raddr, size_t n,
                                     const void *laddr, gex_Flags_t flags, char **here)
 {
-    const gasneti_pshm_t *table = gasneti_pshm; /* read once: fixed after attach */
+    const gasneti_pshm_t *table = __atomic_load_n(&gasneti_pshm_fast, __ATOMIC_RELAXED);
     if (!GASNETI_FAST_PATHS || tm != gasneti_tm0 || !table || rank >= gasneti_nodes || !laddr ||
-        (flags & ~GASNETI_FAST_FLAGS) || __atomic_load_n(&gasneti_mk_nranges, __ATOMIC_RELAXED))
+        (flags & ~GASNETI_FAST_FLAGS))
         return 0;
-    const gasneti_pshm_t *p = &table[rank];
-    uintptr_t off = (uintptr_t)raddr - p->base;
-    if (off >= p->size || n > p->size - off) return 0;
-    *here = (char *)raddr + p->offset;
-    return 1;
+    return (*here = gasneti_pshm_local(table, rank, raddr, n)) != NULL;
 }
 
 /* memcpy for the fast path: words as one load and store each, where a
@@ -65,7 +73,7 @@ static inline int gasneti_pshm_addr(gex_TM_t tm, gex_Rank_t rank, const void *ra
  * operation (tests, not a switch: its jump table costs an indirect jump). */
 static inline void gasneti_fast_copy(void *d, const void *s, size_t n)
 {
-    if (n == 8) memcpy(d, s, 8);
+    if (__builtin_expect(n == 8, 1)) memcpy(d, s, 8); /* the common size: no jump */
     else if (n == 4) memcpy(d, s, 4);
     else memcpy(d, s, n);
 }

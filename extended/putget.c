@@ -206,9 +206,7 @@ static void *host_here(gex_EP_Location_t loc, const void *addr, size_t n)
     if (!gasneti_pshm || !gasneti_rma_for ||
         gasneti_rma_for[loc.gex_rank] != &gasneti_rma_shm)
         return NULL;
-    const gasneti_pshm_t *p = &gasneti_pshm[loc.gex_rank];
-    uintptr_t off = (uintptr_t)addr - p->base;
-    return off < p->size && n <= p->size - off ? (char *)addr + p->offset : NULL;
+    return gasneti_pshm_local(gasneti_pshm, loc.gex_rank, addr, n);
 }
 
 /* Whether the local buffer or the remote range is device memory (this

@@ -172,6 +172,7 @@ void gasneti_mk_register(gasneti_mk_t mk, void *base, size_t size)
     }
     ranges[gasneti_mk_nranges] = (range_t){(uintptr_t)base, size, mk};
     __atomic_store_n(&gasneti_mk_nranges, gasneti_mk_nranges + 1, __ATOMIC_RELEASE);
+    gasneti_pshm_fast_update();
     pthread_rwlock_unlock(&ranges_lock);
 }
 
@@ -190,6 +191,7 @@ void gasneti_mk_unregister(void *base)
         ranges = NULL;
         nalloc = 0;
     }
+    gasneti_pshm_fast_update();
     pthread_rwlock_unlock(&ranges_lock);
 }
 

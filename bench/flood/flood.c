@@ -35,19 +35,19 @@ static char *lbuf;
 static MPI_Request *win;       /* the MPI window */
 static gasnet_handle_t *handles;
 
-/* The i-th message's slot in a segment. A mask where the depth allows
- * (the default 16): a division costs more than an 8-byte shm put. */
-static char *slot(char *seg, long i, size_t n)
-{
-    long k = depth & (depth - 1) ? i % depth : i & (depth - 1);
-    return seg + (size_t)k * n;
-}
+/* The i-th message's place in the window of depth: a mask where the
+ * depth allows (the default 16), as a division costs more than an 8-byte
+ * shm put, and some 10% of raw MPI's time per message. */
+static long in_window(long i) { return depth & (depth - 1) ? i % depth : i & (depth - 1); }
+
+/* The i-th message's slot in a segment. */
+static char *slot(char *seg, long i, size_t n) { return seg + (size_t)in_window(i) * n; }
 
 static void mpi_active(size_t n, long iters)
 {
     for (int s = 0; s < depth; s++) win[s] = MPI_REQUEST_NULL;
     for (long i = 0; i < iters; i++) {
-        MPI_Request *r = &win[i % depth];
+        MPI_Request *r = &win[in_window(i)];
         MPI_Wait(r, MPI_STATUS_IGNORE); /* no-op until the window is full */
         MPI_Isend(lbuf, (int)n, MPI_BYTE, PASSIVE, 1, raw_comm, r);
     }
@@ -60,9 +60,9 @@ static void mpi_passive(size_t n, long iters)
     for (long i = 0; i < depth && i < iters; i++)
         MPI_Irecv(slot(lseg, i, n), (int)n, MPI_BYTE, ACTIVE, 1, raw_comm, &win[i]);
     for (long i = 0; i < iters; i++) {
-        MPI_Wait(&win[i % depth], MPI_STATUS_IGNORE);
+        MPI_Wait(&win[in_window(i)], MPI_STATUS_IGNORE);
         if (i + depth < iters)
-            MPI_Irecv(slot(lseg, i, n), (int)n, MPI_BYTE, ACTIVE, 1, raw_comm, &win[i % depth]);
+            MPI_Irecv(slot(lseg, i, n), (int)n, MPI_BYTE, ACTIVE, 1, raw_comm, &win[in_window(i)]);
     }
     MPI_Send(NULL, 0, MPI_BYTE, ACTIVE, 2, raw_comm);
 }

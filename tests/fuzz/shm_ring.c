@@ -81,7 +81,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fuzz_in_t in = {data, size};
-    uint64_t ring_size = GASNETI_SHMAM_LINE * (1 + fuzz_take(&in, 1) % 64);
+    uint64_t ring_size = (uint64_t)GASNETI_SHMAM_LINE << fuzz_take(&in, 1) % 7; /* a power of two */
     gasneti_shmam_ctl_t ctl;
     memset(&ctl, 0, sizeof ctl);
     ctl.head = fuzz_take(&in, 2);
