@@ -27,6 +27,12 @@ for flavor in opt debug; do
     done
     grep -Eq '^#define GASNET_RELEASE_VERSION_MAJOR [0-9]+$' "$prefix/include/gasnet_config.h" ||
         fail "gasnet_config.h has no plain release version line"
+    # clients compile the inlined on-node put with the library's branch padding
+    align=$(. "build/$flavor/flags.sh" && echo "$BRANCH_ALIGN")
+    if [ $flavor = opt ] && [ -n "$align" ]; then
+        grep -q -- "^GASNET_OPT_CFLAGS = -O2 $align\$" "$prefix/include/mpi-conduit/mpi-par.mak" ||
+            fail "mpi-par.mak's GASNET_OPT_CFLAGS lacks $align"
+    fi
     for mode in seq par parsync; do
         src=$work/src-$flavor-$mode
         cp -r tests/install "$src"
