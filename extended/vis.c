@@ -155,8 +155,7 @@ static void cur_seek(cursor_t *c, size_t i, size_t off)
 
 static void cur_init(cursor_t *c, const vis_side_t *s, uintptr_t shift)
 {
-    c->s = s;
-    c->shift = shift;
+    *c = (cursor_t){.s = s, .shift = shift}; /* addr too: only strided sides set it */
     cur_seek(c, 0, 0);
 }
 
@@ -942,7 +941,7 @@ static void put_h(ammpi_token_t tok, void *buf, size_t n, int32_t fmt, int32_t t
         cur_copy(&w.cur, (char *)w.data, w.left, 0);
     } else {
         char *addr;
-        const char *data;
+        const char *data = NULL; /* set by wire_next: this wire carries data */
         int dev = any_device();
         for (size_t len; (len = wire_next(&w, &addr, &data));) {
             check_piece(&w, seg, addr, len);

@@ -14,7 +14,7 @@ prefix=$1 build=$2
 . "$build/flags.sh" # CC, CFLAGS, LDFLAGS, NATIVE_LIBS, DEBUG_DEF
 # clients compile the inlined on-node put and get: with the padding the
 # library's own code has (mk/flavor.mk, BRANCH_ALIGN)
-if [ "$DEBUG_DEF" = GASNET_DEBUG ]; then opt="-O0 -g"; else opt="-O2${BRANCH_ALIGN:+ $BRANCH_ALIGN}"; fi
+if [ "$DEBUG_DEF" = GASNET_DEBUG ]; then opt="-O0 -g"; else opt="-O3${BRANCH_ALIGN:+ $BRANCH_ALIGN}"; fi
 mpicc=$(command -v "$CC")
 mpicxx=$(command -v mpicxx || command -v mpic++ || echo mpicxx)
 version=$(awk '/GASNET_RELEASE_VERSION_(MAJOR|MINOR|PATCH)/ {v = v (v ? "." : "") $3} END {print v}' \

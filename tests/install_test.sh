@@ -30,7 +30,7 @@ for flavor in opt debug; do
     # clients compile the inlined on-node put with the library's branch padding
     align=$(. "build/$flavor/flags.sh" && echo "$BRANCH_ALIGN")
     if [ $flavor = opt ] && [ -n "$align" ]; then
-        grep -q -- "^GASNET_OPT_CFLAGS = -O2 $align\$" "$prefix/include/mpi-conduit/mpi-par.mak" ||
+        grep -q -- "^GASNET_OPT_CFLAGS = -O3 $align\$" "$prefix/include/mpi-conduit/mpi-par.mak" ||
             fail "mpi-par.mak's GASNET_OPT_CFLAGS lacks $align"
     fi
     for mode in seq par parsync; do
