@@ -13,7 +13,10 @@
 
 /* The next index of the ring of posted receives: a compare, where `%`
  * would be a division (some 25 cycles) on every message. */
-static unsigned next_posted(const ammpi_ep_t *ep, unsigned i) { return i + 1 == (unsigned)ep->nrecv ? 0 : i + 1; }
+static unsigned next_posted(const ammpi_ep_t *ep, unsigned i)
+{
+    return i + 1 == (unsigned)ep->nrecv ? 0 : i + 1;
+}
 
 /* Header receives are persistent requests (MPI_Recv_init at open):
  * reposting one is an MPI_Start, cheaper than a new MPI_Irecv. */

@@ -7,15 +7,16 @@
  * neighbour that sends to it: a byte ring of GASNET_SHM_AM_RING bytes
  * (default 256 KiB; a power of two, so a position is a mask, not a
  * division: some 40 cycles here, on every message) and a head, the bytes
- * the receiver has consumed, in a cache line of its own. An entry is a 16-byte frame (its length, the
- * message's, and a stamp: 1 + the entry's position counted in bytes since
- * the start), then the message in ammpi's wire form (header, arguments,
- * payload), padded to 64 bytes; an entry that would cross the end is
- * preceded by a wrap frame. The stamp, not a shared tail, says an entry is
- * there: a receiver waiting for a short message reads one cache line, the
- * one the sender writes, and a sender reads the head only when its last
- * reading of it says the ring is full (the cost of a round trip is then
- * close to that of bouncing one cache line).
+ * the receiver has consumed, in a cache line of its own. An entry is a
+ * 16-byte frame (its length, the message's, and a stamp: 1 + the entry's
+ * position counted in bytes since the start), then the message in ammpi's
+ * wire form (header, arguments, payload), padded to 64 bytes; an entry
+ * that would cross the end is preceded by a wrap frame. The stamp, not a
+ * shared tail, says an entry is there: a receiver waiting for a short
+ * message reads one cache line, the one the sender writes, and a sender
+ * reads the head only when its last reading of it says the ring is full
+ * (the cost of a round trip is then close to that of bouncing one cache
+ * line).
  * The objects are created at start-up, mapped by every neighbour and
  * unlinked at once, so nothing stays in /dev/shm.
  *
