@@ -11,7 +11,7 @@
 set -eu
 prefix=$1 build=$2
 [ -f "$build/flags.sh" ] || { echo "install: $build/flags.sh missing; build first" >&2; exit 1; }
-. "$build/flags.sh" # CC, CFLAGS, LDFLAGS, NATIVE_LIBS, DEBUG_DEF
+. "$build/flags.sh" # CC, CFLAGS, LDFLAGS, NATIVE_LIBS, DEBUG_DEF, BRANCH_ALIGN
 # clients compile the inlined on-node put and get: with the padding the
 # library's own code has (mk/flavor.mk, BRANCH_ALIGN)
 if [ "$DEBUG_DEF" = GASNET_DEBUG ]; then opt="-O0 -g"; else opt="-O3${BRANCH_ALIGN:+ $BRANCH_ALIGN}"; fi

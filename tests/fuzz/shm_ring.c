@@ -12,9 +12,9 @@
  * checked, but the pointer must be readable): an input whose entries
  * reach one is skipped.
  *
- * Input: ring size in lines (1..64, of 64 bytes), a 16-bit head, then the
- * ring's bytes from offset 0 (an entry is there when its frame's stamp is
- * 1 + its position: core-native/shmam.h). */
+ * Input: ring size in lines (1, 2, 4 ... 64, of 64 bytes), a 16-bit head,
+ * then the ring's bytes from offset 0 (an entry is there when its frame's
+ * stamp is 1 + its position: core-native/shmam.h). */
 #include "fuzz.h"
 #include "gasnetex.h"
 #include "extended.h" /* GASNETE_H_VIS */
