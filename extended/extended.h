@@ -57,6 +57,7 @@ enum {
     GASNETE_H_AD = 104,     /* 104..111: remote atomics */
     GASNETE_H_AD_REQUEST = GASNETE_H_AD, GASNETE_H_AD_DONE, GASNETE_H_AD_RESULT,
     GASNETE_H_VIS = 112,    /* 112..119: VIS */
+    GASNETE_H_VIS_FETCH = GASNETE_H_VIS + 5, /* takes back a pointer (the fuzz harnesses skip it) */
     GASNETE_H_MK = 120,     /* 120..127: endpoints and memory kinds */
     GASNETE_H_SEGQ = 126, GASNETE_H_SEGQ_REPLY = 127 /* segquery.c */
 };

@@ -99,6 +99,7 @@ enum { FORM_NB, FORM_NBI, FORM_BLOCKING };
 enum {
     H_PUT = GASNETE_H_VIS, H_ACK, H_GET, H_GET_REPLY, H_PC_NOTIFY, H_PC_FETCH
 };
+_Static_assert((int)H_PC_FETCH == (int)GASNETE_H_VIS_FETCH, "extended.h names the FETCH handler");
 
 static size_t pack_max; /* GASNET_VIS_PACK_MAX */
 

@@ -53,7 +53,7 @@ static ammpi_channel_t channel = {ch_send, ch_poll};
 static void add_requests(const gasneti_handler_t *table)
 {
     for (const gasneti_handler_t *h = table; h->index; h++)
-        if ((h->accepts & AMMPI_REQUEST) && h->index != GASNETE_H_VIS + 5 /* FETCH */)
+        if ((h->accepts & AMMPI_REQUEST) && h->index != GASNETE_H_VIS_FETCH)
             targets[ntargets++] = h;
 }
 

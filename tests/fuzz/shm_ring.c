@@ -17,7 +17,7 @@
  * stamp is 1 + its position: core-native/shmam.h). */
 #include "fuzz.h"
 #include "gasnetex.h"
-#include "extended.h" /* GASNETE_H_VIS */
+#include "extended.h" /* GASNETE_H_VIS_FETCH */
 #include "shmam.h"
 #include "internal.h" /* ammpi_leave_handler, after a fatal error in a handler */
 
@@ -73,7 +73,7 @@ static int reaches_back_pointer(const char *ring, uint64_t size, uint64_t head, 
             return 0; /* take stops here, or fails */
         if (f->len >= sizeof(ammpi_hdr_t)) {
             const ammpi_hdr_t *h = (const void *)((const char *)f + GASNETI_SHMAM_FRAME);
-            if (((h->kind & K_REPLY) && h->handler < 128) || h->handler == GASNETE_H_VIS + 5)
+            if (((h->kind & K_REPLY) && h->handler < 128) || h->handler == GASNETE_H_VIS_FETCH)
                 return 1;
         }
         taken += f->len != 0;
