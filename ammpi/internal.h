@@ -219,7 +219,17 @@ void ammpi_track_send(ammpi_ep_t *ep, MPI_Request req, char *buf, pool_t *owner,
                       int counts_depth);
 target_t *ammpi_target(ammpi_ep_t *ep, int ep_index); /* opens it on first use; NULL: bad index */
 
-size_t ammpi_max_payload(int kind); /* for a kind, | K_REPLY for replies */
+/* The payload limit of a kind, | K_REPLY for replies (0: Short, credit):
+ * inline, as every message received is checked against it. */
+static inline size_t ammpi_max_payload(int kind)
+{
+    switch (kind) {
+    case K_MEDIUM: case K_MEDIUM | K_REPLY: return AMMPI_MAX_MEDIUM;
+    case K_LONG: return AMMPI_MAX_LONG_REQUEST;
+    case K_LONG | K_REPLY: return AMMPI_MAX_LONG_REPLY;
+    default: return 0;
+    }
+}
 
 /* recv.c */
 int ammpi_poll_internal(ammpi_ep_t *ep); /* messages handled; takes the lock */

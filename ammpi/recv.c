@@ -42,6 +42,8 @@ static const char *kind_name(int kind)
                                                                     : "Credit";
 }
 
+static const char *dir_name(int is_reply) { return is_reply ? "reply" : "request"; }
+
 /* Checks a header that arrived from src in `count` bytes (through a
  * channel: no credits, and a Long may be in place). Returns 0 if it may be
  * delivered; otherwise reports it and returns -1. */
@@ -71,47 +73,47 @@ static int validate(ammpi_ep_t *ep, int src, const char *buf, int count, int via
         }
         return 0;
     }
-    const char *what = kind_name(kind), *dir = is_reply ? "reply" : "request";
     const target_t *t =
         h->ep < AMMPI_MAX_EPS ? __atomic_load_n(&ep->targets[h->ep], __ATOMIC_ACQUIRE) : NULL;
     if (!t || h->src_ep >= AMMPI_MAX_EPS) {
         ammpi_protocol_error(ep, src, "%s %s for handler %d names endpoint %u (from endpoint %u), "
-                             "which does not exist here", what, dir, h->handler, h->ep, h->src_ep);
+                             "which does not exist here", kind_name(kind), dir_name(is_reply),
+                             h->handler, h->ep, h->src_ep);
         return -1;
     }
     const handler_t *hd = &t->handlers[h->handler];
     if (!hd->fn) {
-        ammpi_protocol_error(ep, src, "%s %s names handler %d, which is not registered", what, dir,
-                             h->handler);
+        ammpi_protocol_error(ep, src, "%s %s names handler %d, which is not registered",
+                             kind_name(kind), dir_name(is_reply), h->handler);
         return -1;
     }
     size_t max = ammpi_max_payload(h->kind);
     unsigned flags_ok = via_channel ? (kind == K_LONG ? F_INPLACE : 0) : F_SEPARATE;
     if (h->nargs > AMMPI_MAX_ARGS || h->nbytes > max || (h->flags & ~flags_ok)) {
         ammpi_protocol_error(ep, src, "%s for handler %d has %u args, %u payload bytes "
-                             "(limit %zu), flags 0x%x", what, h->handler, h->nargs,
+                             "(limit %zu), flags 0x%x", kind_name(kind), h->handler, h->nargs,
                              h->nbytes, max, h->flags);
         return -1;
     }
     if (!(hd->accepts & kind) || !(hd->accepts & (is_reply ? AMMPI_REPLY : AMMPI_REQUEST)) ||
         (hd->nargs >= 0 && hd->nargs != h->nargs)) {
         ammpi_protocol_error(ep, src, "%s %s with %u args for handler %d, registered for other "
-                             "messages (categories 0x%x, %d args)", what, dir, h->nargs,
-                             h->handler, hd->accepts, hd->nargs);
+                             "messages (categories 0x%x, %d args)", kind_name(kind),
+                             dir_name(is_reply), h->nargs, h->handler, hd->accepts, hd->nargs);
         return -1;
     }
     int separate = (h->flags & (F_SEPARATE | F_INPLACE)) != 0;
     size_t expect = hdr_len(h->nargs) + (separate ? 0 : h->nbytes);
     if ((size_t)count != expect) {
         ammpi_protocol_error(ep, src, "%s for handler %d is %d bytes long, header implies %zu",
-                             what, h->handler, count, expect);
+                             kind_name(kind), h->handler, count, expect);
         return -1;
     }
     /* a separate payload is never empty: its receive could not start
      * (found by fuzzing: a 0-byte Long at address 0 leaked its record) */
     if ((h->flags & F_SEPARATE) && (h->tag < 0 || h->tag >= TAG_SPACE || h->nbytes == 0)) {
         ammpi_protocol_error(ep, src, "%s for handler %d announces a separate payload of %u bytes "
-                             "on tag %d", what, h->handler, h->nbytes, h->tag);
+                             "on tag %d", kind_name(kind), h->handler, h->nbytes, h->tag);
         return -1;
     }
     if (kind == K_LONG && h->nbytes) {

@@ -140,16 +140,6 @@ void ammpi_flush_owed(ammpi_ep_t *ep)
     ep->owed_count = 0;
 }
 
-size_t ammpi_max_payload(int kind)
-{
-    switch (kind) {
-    case K_MEDIUM: case K_MEDIUM | K_REPLY: return AMMPI_MAX_MEDIUM;
-    case K_LONG: return AMMPI_MAX_LONG_REQUEST;
-    case K_LONG | K_REPLY: return AMMPI_MAX_LONG_REPLY;
-    default: return 0;
-    }
-}
-
 static int check_msg(int kind, const ammpi_msg_t *m)
 {
     if (m->handler < 1 || m->handler >= AMMPI_NUM_HANDLERS) return AMMPI_ERR_BAD_ARG;

@@ -203,9 +203,7 @@ static int request(int category, gex_TM_t tm_, gex_Rank_t rank, gex_AM_Index_t h
     ammpi_msg_t m = {category, (int)loc.gex_rank, loc.gex_ep_index, tm->ep->index, handler,
                      staged ? staged : src, nbytes, dest_addr, numargs, args,
                      (flags & GEX_FLAG_IMMEDIATE) ? AMMPI_IMMEDIATE : 0, staged ? NULL : lc};
-    gasnetc_in_mpi++;
-    rc = ammpi_request(gasnetc_ep, &m);
-    gasnetc_in_mpi--;
+    rc = gasnetc_request(&m);
     if (staged) free(staged);
     if (rc == AMMPI_ERR_AGAIN) {
         if (op) gasnete_op_free(op);
@@ -217,6 +215,15 @@ static int request(int category, gex_TM_t tm_, gex_Rank_t rank, gex_AM_Index_t h
     }
     deliver_lc(lc_opt, op);
     return GASNET_OK;
+}
+
+int gasnetc_request(const ammpi_msg_t *m)
+{
+    gasnetc_in_mpi++;
+    int rc = gasneti_shmam_request(m);
+    if (rc == AMMPI_ERR_NOT_HERE) rc = ammpi_request(gasnetc_ep, m);
+    gasnetc_in_mpi--;
+    return rc;
 }
 
 /* Why a token cannot reply now, or NULL. */

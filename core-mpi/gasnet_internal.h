@@ -209,6 +209,9 @@ void gasnete_pack_enable(int on);
  * collectives, RMA backends) after the network's messages. */
 typedef void (*gasneti_progress_fn)(void);
 void gasneti_progress_register(gasneti_progress_fn fn);
+/* Sends a request the caller has checked: through the shared-memory rings
+ * where they serve its destination, else through ammpi. An ammpi code. */
+int gasnetc_request(const ammpi_msg_t *m);
 int gasneti_poll(void);            /* one poll; also services exit requests */
 void gasneti_poll_wait(int *idle); /* one iteration of a wait loop */
 

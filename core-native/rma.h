@@ -138,6 +138,13 @@ void gasneti_shmam_init(void);
  * (core-mpi/am.c stages it otherwise). Requests to a neighbour, and
  * replies to a request that came through the rings. */
 int gasneti_shmam_in_place(gex_EP_Location_t dest, const void *dest_addr, size_t n);
+/* Sends request m (checked by the caller) straight into the rings where
+ * they serve m->dest, without ammpi's generic path and its second set of
+ * checks (a Short request costs about a fifth less): AMMPI_OK, or
+ * AMMPI_ERR_AGAIN under IMMEDIATE; AMMPI_ERR_NOT_HERE where the rings do
+ * not serve m->dest or cannot hold m, or in a handler (ammpi_request
+ * then sends it, or refuses it). */
+int gasneti_shmam_request(const ammpi_msg_t *m);
 
 /* What the shm backend found at attach: how many nodes share memory with
  * this one (itself included; 0 if the backend did not run) and this node's

@@ -167,9 +167,7 @@ static void send_batch(batch_t *b, int immediate)
     b->used = 0;
     b->s = NULL;
     __atomic_store_n(&s->in_flight, 1, __ATOMIC_RELEASE);
-    gasnetc_in_mpi++;
-    int rc = ammpi_request(gasnetc_ep, &m);
-    gasnetc_in_mpi--;
+    int rc = gasnetc_request(&m);
     if (rc == AMMPI_OK) return;
     if (!immediate)
         gasneti_fatalerror("the library's AM request (a packed RMA batch to node %u) failed: "

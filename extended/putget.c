@@ -85,9 +85,7 @@ void gasnete_am_request(gasneti_tm_t tm, gex_EP_Location_t loc, int category, in
     ammpi_msg_t m = {category, (int)loc.gex_rank, loc.gex_ep_index, tm->ep->index, handler, src, n,
                      dest_addr, nargs, args, 0, lc};
     gasnete_pack_flush(); /* puts and gets this thread issued earlier go first */
-    gasnetc_in_mpi++;
-    must(ammpi_request(gasnetc_ep, &m), "request");
-    gasnetc_in_mpi--;
+    must(gasnetc_request(&m), "request");
 }
 
 void gasnete_am_reply(ammpi_token_t tok, int category, int handler, const void *src, size_t n,

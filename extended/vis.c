@@ -598,9 +598,7 @@ static void request_short(gex_EP_Location_t loc, int src_ep, int handler, int32_
     int32_t args[2] = {a0, a1};
     ammpi_msg_t m = {AMMPI_SHORT, (int)loc.gex_rank, loc.gex_ep_index, src_ep, handler, NULL, 0,
                      NULL, 2, args, 0, NULL};
-    gasnetc_in_mpi++;
-    must(ammpi_request(gasnetc_ep, &m), "request");
-    gasnetc_in_mpi--;
+    must(gasnetc_request(&m), "request");
 }
 
 static inline void put64(char *p, uint64_t v) { memcpy(p, &v, 8); }
