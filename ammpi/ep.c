@@ -29,7 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static __thread struct ammpi_token *current_token;
+__thread struct ammpi_token *ammpi_running_token;
 
 static int env_int(const char *name, int dflt, int lo, int hi)
 {
@@ -477,10 +477,7 @@ int ammpi_token_info(ammpi_token_t tok, ammpi_token_info_t *info)
 
 int ammpi_token_is_request(ammpi_token_t tok) { return tok && !(tok->hdr->kind & K_REPLY); }
 int ammpi_token_replied(ammpi_token_t tok) { return tok && tok->replied; }
-ammpi_token_t ammpi_current_token(void) { return current_token; }
-int ammpi_in_handler(void) { return current_token != NULL; }
-void ammpi_enter_handler(struct ammpi_token *tok) { current_token = tok; }
-void ammpi_leave_handler(struct ammpi_token *prev) { current_token = prev; }
+ammpi_token_t ammpi_current_token(void) { return ammpi_running_token; }
 
 void ammpi_lock(ammpi_ep_t *ep) { LOCK(ep); }
 void ammpi_unlock(ammpi_ep_t *ep) { UNLOCK(ep); }

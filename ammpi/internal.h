@@ -207,9 +207,12 @@ struct ammpi_ep {
 /* ep.c */
 void ammpi_protocol_error(ammpi_ep_t *ep, int src, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-int ammpi_in_handler(void);
-void ammpi_enter_handler(struct ammpi_token *tok);
-void ammpi_leave_handler(struct ammpi_token *prev);
+/* The token of the handler running on this thread, or NULL: read and set
+ * inline, as every message's dispatch and every call's check does. */
+extern __thread struct ammpi_token *ammpi_running_token;
+static inline int ammpi_in_handler(void) { return ammpi_running_token != NULL; }
+static inline void ammpi_enter_handler(struct ammpi_token *tok) { ammpi_running_token = tok; }
+static inline void ammpi_leave_handler(struct ammpi_token *prev) { ammpi_running_token = prev; }
 
 /* send.c (all with the lock held) */
 int ammpi_reclaim_sends(ammpi_ep_t *ep);

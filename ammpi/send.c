@@ -238,7 +238,7 @@ static int check_request(ammpi_ep_t *ep, const ammpi_msg_t *m)
 
 static int check_reply(ammpi_token_t tok, const ammpi_msg_t *m)
 {
-    if (!tok || tok != ammpi_current_token() || (tok->hdr->kind & K_REPLY) || tok->replied)
+    if (!tok || tok != ammpi_running_token || (tok->hdr->kind & K_REPLY) || tok->replied)
         return AMMPI_ERR_BAD_ARG;
     int kind = m->category;
     if (kind != K_SHORT && kind != K_MEDIUM && kind != K_LONG) return AMMPI_ERR_BAD_ARG;
