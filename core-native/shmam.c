@@ -20,7 +20,10 @@
  * The objects are created at start-up, mapped by every neighbour and
  * unlinked at once, so nothing stays in /dev/shm.
  *
- * SENDING. A sender copies a Medium payload into the entry (its one
+ * SENDING. Requests come straight from core-mpi/am.c and the library's
+ * own callers (gasneti_shmam_request: their checks stand, ammpi's would
+ * repeat them), replies through ammpi's channel (the token is ammpi's),
+ * both to shm_send. A sender copies a Medium payload into the entry (its one
  * copy); a Long payload goes straight to its destination when the
  * destination segment is mapped here (the on-node fast path's table,
  * gasnet_extended.h, or a created endpoint's published segment,
