@@ -97,6 +97,12 @@ static pending_reply_t *replies;
 static pthread_mutex_t replies_lock = PTHREAD_MUTEX_INITIALIZER;
 static int nreplies; /* atomic hint: replies waiting for room */
 
+/* Whether the rings carry AMs to jobrank: a neighbour, not this process. */
+static int ring_peer(gex_Rank_t jobrank)
+{
+    return local_of && jobrank != gasneti_mynode && local_of[jobrank] >= 0;
+}
+
 static size_t object_size(void) { return (size_t)nlocal * (sizeof(ring_ctl_t) + ring_size); }
 static ring_ctl_t *ctl_of(char *obj, int sender) { return (ring_ctl_t *)(obj + (size_t)sender * sizeof(ring_ctl_t)); }
 static char *data_of(char *obj, int sender)
@@ -197,7 +203,7 @@ static void *mapped(int dest, int dest_ep, const void *addr, size_t n, gasneti_m
 
 int gasneti_shmam_in_place(gex_EP_Location_t dest, const void *dest_addr, size_t n)
 {
-    if (!local_of || dest.gex_rank == gasneti_mynode || local_of[dest.gex_rank] < 0) return 0;
+    if (!ring_peer(dest.gex_rank)) return 0;
     gasneti_mk_t mk;
     return mapped((int)dest.gex_rank, dest.gex_ep_index, dest_addr, n, &mk) != NULL;
 }
@@ -249,9 +255,7 @@ static int shm_send(ammpi_channel_t *ch, const ammpi_msg_t *m, int dest, int des
 
 int gasneti_shmam_request(const ammpi_msg_t *m)
 {
-    if (!local_of || local_of[m->dest] < 0 || m->dest == (int)gasneti_mynode ||
-        ammpi_current_token())
-        return AMMPI_ERR_NOT_HERE;
+    if (!ring_peer((gex_Rank_t)m->dest) || ammpi_current_token()) return AMMPI_ERR_NOT_HERE;
     return shm_send(&channel, m, m->dest, m->dest_ep, 0);
 }
 
