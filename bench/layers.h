@@ -9,7 +9,9 @@
  *   mpi     MPI point-to-point on a communicator of its own
  *   floor   the two ranks bouncing one cache line in shared memory
  *           (MPI_Win_allocate_shared): the physical limit of an on-node
- *           round trip; measured where both ranks share a host
+ *           round trip; measured where both ranks share a host. Also the
+ *           rings' floor: the shared-memory AM rings' protocol alone
+ *           (an entry each way, no software around it)
  *   ammpi   an ammpi endpoint of the benchmark's own, driven through the
  *           ammpi API (no GASNet in between)
  *   gasnet  the GASNet-1 API (SEQ). Puts and gets run once per RMA path:
@@ -57,6 +59,7 @@
 #include "ammpi.h"
 #include "gasnet_internal.h" /* gasnetc_ep: GASNet's endpoint, paused like ours */
 #include "rma.h"             /* gasneti_rma_for, gasneti_rma_force_am */
+#include "shmam.h"           /* the rings' entries, for the rings' floor */
 
 #include <math.h>
 #include <sched.h>
@@ -153,8 +156,78 @@ static inline void floor_passive(size_t n, long iters)
     floor_seq += 2 * iters;
 }
 
-/* Maps one cache line into both ranks; leaves floor_line NULL when they
- * share no memory. */
+/* ---- the rings' floor: the shared-memory AM rings' protocol
+ * (core-native/shmam.c) with no software around it. Each rank writes
+ * entries into a ring the other reads: a frame (shmam.h's), a Short AM's
+ * wire bytes, the next entry's stamp cleared, then its own stamp
+ * (release); the reader spins on the stamp (acquire), reads the
+ * message and stores its head; the writer rereads the head only when
+ * the ring looks full. What a round trip costs above the floor here is
+ * the protocol's; what GASNet's AM Short costs above this is software. */
+#define RING_ENTRIES 64
+typedef struct {
+    gasneti_shmam_ctl_t ctl;
+    char data[RING_ENTRIES * GASNETI_SHMAM_LINE];
+} bench_ring_t;
+static bench_ring_t *ring_rx, *ring_tx; /* this rank reads rx, writes tx */
+static uint64_t ring_tail, ring_head_seen, ring_head;
+static size_t ring_msg_len;                /* a Short AM's wire form */
+#define RING_BYTES (RING_ENTRIES * GASNETI_SHMAM_LINE)
+
+static gasneti_shmam_frame_t *ring_frame(bench_ring_t *r, uint64_t pos)
+{
+    return (gasneti_shmam_frame_t *)(r->data + (pos & (RING_BYTES - 1)));
+}
+
+static inline void ring_send(const char *msg)
+{
+    uint64_t tail = ring_tail;
+    if (tail + GASNETI_SHMAM_LINE - ring_head_seen > RING_BYTES)
+        while (tail + GASNETI_SHMAM_LINE - (ring_head_seen = __atomic_load_n(
+                   &ring_tx->ctl.head, __ATOMIC_ACQUIRE)) > RING_BYTES)
+            ;
+    gasneti_shmam_frame_t *f = ring_frame(ring_tx, tail);
+    memcpy((char *)f + GASNETI_SHMAM_FRAME, msg, ring_msg_len);
+    f->total = GASNETI_SHMAM_LINE;
+    f->len = (uint32_t)ring_msg_len;
+    if (tail + 2 * GASNETI_SHMAM_LINE <= ring_head_seen + RING_BYTES)
+        __atomic_store_n(&ring_frame(ring_tx, tail + GASNETI_SHMAM_LINE)->stamp, 0, __ATOMIC_RELAXED);
+    __atomic_store_n(&f->stamp, tail + 1, __ATOMIC_RELEASE);
+    ring_tail = tail + GASNETI_SHMAM_LINE;
+}
+
+static inline void ring_receive(char *msg)
+{
+    gasneti_shmam_frame_t *f = ring_frame(ring_rx, ring_head);
+    for (unsigned spins = 1; __atomic_load_n(&f->stamp, __ATOMIC_ACQUIRE) != ring_head + 1; spins++)
+        if (spins % 4096 == 0) sched_yield();
+    memcpy(msg, (char *)f + GASNETI_SHMAM_FRAME, f->len < 64 ? f->len : 64);
+    ring_head += f->total;
+    __atomic_store_n(&ring_rx->ctl.head, ring_head, __ATOMIC_RELEASE);
+}
+
+static inline void ring_active(size_t n, long iters)
+{
+    (void)n;
+    char msg[64] = {1};
+    for (long i = 0; i < iters; i++) {
+        ring_send(msg);
+        ring_receive(msg);
+    }
+}
+
+static inline void ring_passive(size_t n, long iters)
+{
+    (void)n;
+    char msg[64];
+    for (long i = 0; i < iters; i++) {
+        ring_receive(msg);
+        ring_send(msg);
+    }
+}
+
+/* Maps the floor's cache line and the two rings into both ranks; leaves
+ * floor_line NULL when they share no memory. */
 static void floor_start(void)
 {
     int n;
@@ -164,11 +237,25 @@ static void floor_start(void)
     char *base, *line;
     MPI_Aint bytes;
     int unit;
-    MPI_Win_allocate_shared(me == ACTIVE ? 128 : 0, 1, MPI_INFO_NULL, node_comm, &base, &floor_win);
+    size_t size = 64 + 2 * sizeof(bench_ring_t) + 64; /* zeroed: no stamp matches */
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "alloc_shared_noncontig", "false");
+    MPI_Win_allocate_shared(me == ACTIVE ? (MPI_Aint)size : 0, 1, info, node_comm, &base, &floor_win);
+    MPI_Info_free(&info);
     MPI_Win_shared_query(floor_win, 0, &bytes, &unit, &line);
     MPI_Win_lock_all(MPI_MODE_NOCHECK, floor_win);
-    floor_line = (_Atomic long *)(((uintptr_t)line + 63) & ~(uintptr_t)63); /* one whole line */
-    if (me == ACTIVE) floor_store(0);
+    line = (char *)(((uintptr_t)line + 63) & ~(uintptr_t)63); /* whole lines */
+    floor_line = (_Atomic long *)line;
+    bench_ring_t *rings = (bench_ring_t *)(line + 64);
+    ring_rx = &rings[me == ACTIVE];
+    ring_tx = &rings[me != ACTIVE];
+    if (me == ACTIVE) {
+        memset(line, 0, 64 + 2 * sizeof(bench_ring_t));
+        floor_store(0);
+    }
+    ammpi_msg_t short_am = {.category = AMMPI_SHORT, .handler = 1};
+    ring_msg_len = ammpi_wire_size(&short_am, 0);
     MPI_Barrier(node_comm);
 }
 

@@ -23,14 +23,14 @@ for n in 2 3; do t ammpi_pause $n -g 'ammpi_pause: ok' -- $B/tests/ammpi_pause $
 # --- usage on --help (stdout, status 0): the launcher, and the benchmarks
 # (built in the optimised flavour only), with a short run of each: they
 # pause endpoints, switch RMA paths (checking that the switch works) and
-# bounce the cache-line floor
+# bounce the cache-line floor and the rings' floor
 s launcher_help -- bash -c 'u=$(launch/gasnetrun_mpi --help) && grep -q "^  gasnetrun_mpi -n N" <<< "$u"'
 if [ -x $B/bench/pingpong/pingpong ]; then
     for p in pingpong flood barrier ratomic coll; do
         s bench_help_$p -- bash -c "u=\$($B/bench/$p/$p --help) && grep -q '^usage: .*/$p ' <<< \"\$u\""
     done
     for shmam in yes no; do
-        t bench_pingpong_shmam_$shmam 2 -e GASNET_SHM_AM=$shmam -g '^floor ' -g '^put +am ' -g '^put +shm ' \
+        t bench_pingpong_shmam_$shmam 2 -e GASNET_SHM_AM=$shmam -g '^floor ' -g '^ring ' -g '^put +am ' -g '^put +shm ' \
             -- $B/bench/pingpong/pingpong -n 50 -r 2 -S 16
     done
     t bench_flood 2 -g '^put_nbi +am ' -g '^put_nbi +shm ' -- $B/bench/flood/flood -n 50 -r 2 -S 64K

@@ -13,6 +13,8 @@
  *                 needs -l gasnet too): what its posted receives cost MPI
  * floor:
  *   floor         one cache line bounced through shared memory (no payload)
+ *   ring          a Short AM's entry each way through two rings laid out as
+ *                 the shared-memory AM rings are, no software around it
  * ammpi:
  *   ammpi_short   ammpi Short request answered by a Short reply (no payload)
  *   ammpi_medium  ammpi Medium request of n bytes (n <= 65000), Short reply
@@ -162,6 +164,7 @@ static const op_t ops[] = {
     {"mpi", L_MPI, mpi_active, mpi_passive, -1, 0},
     {"mpi_with_gasnet", L_MPI, mpi_active, mpi_passive, 8, OP_GASNET_LIVE},
     {"floor", L_FLOOR, floor_active, floor_passive, 0, 0},
+    {"ring", L_FLOOR, ring_active, ring_passive, 0, 0},
     {"ammpi_short", L_AMMPI, ammpi_short_active, NULL, 0, 0},
     {"ammpi_medium", L_AMMPI, ammpi_medium_active, NULL, AMMPI_MAX_MEDIUM, 0},
     {"ammpi_long", L_AMMPI, ammpi_long_active, NULL, -1, 0},
@@ -184,7 +187,7 @@ static const bench_about_t about = {
     "Round-trip latency of every layer, interleaved in one job (see the top of\n"
     "bench/pingpong/pingpong.c and bench/layers.h).",
     LAYER_LIST,
-    "mpi, mpi_with_gasnet, floor, ammpi_short, ammpi_medium, ammpi_long,\n"
+    "mpi, mpi_with_gasnet, floor, ring, ammpi_short, ammpi_medium, ammpi_long,\n"
     "      am_short, am_medium, am_long, get, put, get_nb, put_nb, get_nbi, put_nbi,\n"
     "      ex_am_medium, ex_get, ex_put"};
 
