@@ -156,6 +156,13 @@ static inline void floor_passive(size_t n, long iters)
     floor_seq += 2 * iters;
 }
 
+/* The bytes of a Short AM's header in ammpi's wire form. */
+static size_t short_am_len(void)
+{
+    ammpi_msg_t m = {.category = AMMPI_SHORT, .handler = 1};
+    return ammpi_wire_size(&m, 0);
+}
+
 /* ---- the rings' floor: the shared-memory AM rings' protocol
  * (core-native/shmam.c) with no software around it. Each rank writes
  * entries into a ring the other reads: a frame (shmam.h's), a Short AM's
@@ -171,7 +178,7 @@ typedef struct {
 } bench_ring_t;
 static bench_ring_t *ring_rx, *ring_tx; /* this rank reads rx, writes tx */
 static uint64_t ring_tail, ring_head_seen, ring_head;
-static size_t ring_msg_len;                /* a Short AM's wire form */
+static size_t ring_msg_len;                /* short_am_len() */
 #define RING_BYTES (RING_ENTRIES * GASNETI_SHMAM_LINE)
 
 static gasneti_shmam_frame_t *ring_frame(bench_ring_t *r, uint64_t pos)
@@ -254,8 +261,7 @@ static void floor_start(void)
         memset(line, 0, 64 + 2 * sizeof(bench_ring_t));
         floor_store(0);
     }
-    ammpi_msg_t short_am = {.category = AMMPI_SHORT, .handler = 1};
-    ring_msg_len = ammpi_wire_size(&short_am, 0);
+    ring_msg_len = short_am_len();
     MPI_Barrier(node_comm);
 }
 

@@ -127,6 +127,7 @@ table() {
     row "AMMPI (${aop#ammpi_})" "$f" "$aop" - "$asize" "$m" "$size" "$aop" "$asize"
     row "GASNet AM ${amop#am_}" "$f" "$amop" - "$asize" "$m" "$size" "$aop" "$asize"
     row "MPI" "$f" mpi - "$size" "$m" "$size" "$aop" "$asize"
+    row "MPI calls of an AM layer" "$f" mpi_am - 0 "$m" "$size" "$aop" "$asize"
     row "cache-line floor" "$f" floor - 0 "$m" "$size" "$aop" "$asize"
     row "rings' floor" "$f" ring - 0 "$m" "$size" "$aop" "$asize"
 }
@@ -233,6 +234,8 @@ targets() {
     echo "2 ranks on one host, flood at depth $main_depth."
     echo " The MPI path (GASNET_SHM_AM=no, every put an active message):"
     target "GASNet AM Short round trip / MPI 1-byte round trip" "$(xr "$pp" am_short - 0 mpi - 1)" "<= 1.25"
+    target "the MPI calls of an AM layer alone / MPI 1-byte round trip" "$(xr "$pp" mpi_am - 0 mpi - 1)" "(reference)"
+    target "ammpi Short round trip / MPI 1-byte round trip" "$(xr "$pp" ammpi_short - 0 mpi - 1)" "(reference)"
     target "blocking 8-byte put round trip / MPI's" "$(xr "$pp" put am 8 mpi - 8)" "<= 1.35"
     target "8-byte put_nbi inverse throughput / MPI_Isend's" "$(xr "$fl" put_nbi am 8 mpi - 8)" "<= 2"
     target "4 MB put_nbi bandwidth / MPI's" "$(xr "$fl" put_nbi am 4194304 mpi - 4194304 bw)" ">= 0.9"

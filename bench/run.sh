@@ -10,8 +10,9 @@
 # host go through MPI or through shared memory (GASNET_SHM_AM, fixed at
 # start-up), so each configuration gets its jobs. The jobs, on 2 ranks:
 #   pingpong.csv          round trips with GASNet's AMs through MPI, as in
-#                         the paper (GASNET_SHM_AM=no): MPI, the cache-line
-#                         floor, ammpi, GASNet AMs, puts and gets over the
+#                         the paper (GASNET_SHM_AM=no): MPI, the MPI calls
+#                         of an AM layer alone, the cache-line and rings'
+#                         floors, ammpi, GASNet AMs, puts and gets over the
 #                         am and shm paths (Tables 1-3)
 #   flood_dD.csv          bandwidth and inverse throughput, network depth D
 #   pingpong_shmam.csv    the same with GASNet's AMs through shared memory

@@ -11,6 +11,8 @@
  *   mpi           MPI_Send of n bytes, answered by a 0-byte MPI_Send
  *   mpi_with_gasnet  the same with GASNet's endpoint running (up to 8 bytes;
  *                 needs -l gasnet too): what its posted receives cost MPI
+ *   mpi_am        the MPI calls an AM layer makes for a Short round trip,
+ *                 with no layer around them (no payload)
  * floor:
  *   floor         one cache line bounced through shared memory (no payload)
  *   ring          a Short AM's entry each way through two rings laid out as
@@ -53,6 +55,82 @@ static void mpi_passive(size_t n, long iters)
         MPI_Recv(lbuf, (int)n, MPI_BYTE, ACTIVE, 1, raw_comm, MPI_STATUS_IGNORE);
         MPI_Send(NULL, 0, MPI_BYTE, ACTIVE, 2, raw_comm);
     }
+}
+
+/* The MPI calls of an AM layer (ammpi's, ammpi/recv.c and send.c) for a
+ * Short round trip, with no layer around them: a Short AM's header each
+ * way, received by a persistent MPI_ANY_SOURCE receive found by MPI_Test
+ * in a loop and restarted once the answer is sent, sent by MPI_Isend and
+ * completed by MPI_Testsome over 8 sends at a time. */
+#define MPI_AM_TAG 4
+#define MPI_AM_RECLAIM 8
+static MPI_Request mpi_am_recv, mpi_am_sends[MPI_AM_RECLAIM];
+static int mpi_am_nsends;
+static MPI_Status mpi_am_statuses[MPI_AM_RECLAIM]; /* not MPI_STATUSES_IGNORE: gcc 12 misreads it */
+static char mpi_am_in[64], mpi_am_out[64];
+static int mpi_am_len;
+
+static void mpi_am_send(int to)
+{
+    if (mpi_am_nsends == MPI_AM_RECLAIM) {
+        int done, idx[MPI_AM_RECLAIM], keep = 0;
+        MPI_Testsome(MPI_AM_RECLAIM, mpi_am_sends, &done, idx, mpi_am_statuses);
+        for (int i = 0; i < MPI_AM_RECLAIM; i++)
+            if (mpi_am_sends[i] != MPI_REQUEST_NULL) mpi_am_sends[keep++] = mpi_am_sends[i];
+        mpi_am_nsends = keep;
+        if (keep == MPI_AM_RECLAIM) {
+            MPI_Waitall(keep, mpi_am_sends, mpi_am_statuses);
+            mpi_am_nsends = 0;
+        }
+    }
+    MPI_Isend(mpi_am_out, mpi_am_len, MPI_BYTE, to, MPI_AM_TAG, raw_comm,
+              &mpi_am_sends[mpi_am_nsends++]);
+}
+
+static void mpi_am_wait(void)
+{
+    for (int done = 0; !done;) MPI_Test(&mpi_am_recv, &done, MPI_STATUS_IGNORE);
+}
+
+static void mpi_am_open(void)
+{
+    mpi_am_len = (int)short_am_len();
+    MPI_Recv_init(mpi_am_in, sizeof mpi_am_in, MPI_BYTE, MPI_ANY_SOURCE, MPI_AM_TAG, raw_comm,
+                  &mpi_am_recv);
+    MPI_Start(&mpi_am_recv);
+}
+
+static void mpi_am_close(void)
+{
+    MPI_Cancel(&mpi_am_recv);
+    MPI_Wait(&mpi_am_recv, MPI_STATUS_IGNORE);
+    MPI_Request_free(&mpi_am_recv);
+    MPI_Waitall(mpi_am_nsends, mpi_am_sends, mpi_am_statuses);
+    mpi_am_nsends = 0;
+}
+
+static void mpi_am_active(size_t n, long iters)
+{
+    (void)n;
+    mpi_am_open();
+    for (long i = 0; i < iters; i++) {
+        mpi_am_send(PASSIVE);
+        mpi_am_wait();
+        MPI_Start(&mpi_am_recv);
+    }
+    mpi_am_close();
+}
+
+static void mpi_am_passive(size_t n, long iters)
+{
+    (void)n;
+    mpi_am_open();
+    for (long i = 0; i < iters; i++) {
+        mpi_am_wait();
+        mpi_am_send(ACTIVE);
+        MPI_Start(&mpi_am_recv);
+    }
+    mpi_am_close();
 }
 
 static void ammpi_short_active(size_t n, long iters)
@@ -163,6 +241,7 @@ static void put_nbi_active(size_t n, long iters)
 static const op_t ops[] = {
     {"mpi", L_MPI, mpi_active, mpi_passive, -1, 0},
     {"mpi_with_gasnet", L_MPI, mpi_active, mpi_passive, 8, OP_GASNET_LIVE},
+    {"mpi_am", L_MPI, mpi_am_active, mpi_am_passive, 0, 0},
     {"floor", L_FLOOR, floor_active, floor_passive, 0, 0},
     {"ring", L_FLOOR, ring_active, ring_passive, 0, 0},
     {"ammpi_short", L_AMMPI, ammpi_short_active, NULL, 0, 0},
@@ -187,7 +266,7 @@ static const bench_about_t about = {
     "Round-trip latency of every layer, interleaved in one job (see the top of\n"
     "bench/pingpong/pingpong.c and bench/layers.h).",
     LAYER_LIST,
-    "mpi, mpi_with_gasnet, floor, ring, ammpi_short, ammpi_medium, ammpi_long,\n"
+    "mpi, mpi_with_gasnet, mpi_am, floor, ring, ammpi_short, ammpi_medium, ammpi_long,\n"
     "      am_short, am_medium, am_long, get, put, get_nb, put_nb, get_nbi, put_nbi,\n"
     "      ex_am_medium, ex_get, ex_put"};
 
