@@ -94,8 +94,8 @@ static gasneti_tm_t make(gasneti_tm_t parent, gasneti_ep_t ep, gex_Rank_t rank, 
 }
 
 size_t gex_TM_Create(gex_TM_t *new_tms, size_t num_new_tms, gex_TM_t parent_tm,
-                     gex_EP_Location_t *args, size_t numargs, size_t scratch_length,
-                     gex_Addr_t *scratch_addrs, gex_Flags_t flags)
+                     gex_EP_Location_t *args, size_t numargs, gex_Addr_t *scratch_addrs,
+                     size_t scratch_length, gex_Flags_t flags)
 {
     const char *call = "gex_TM_Create";
     GASNETI_CHECK_READY(call);

@@ -83,8 +83,8 @@ int gex_TM_Destroy(gex_TM_t tm, gex_Memvec_t *scratch_p, gex_Flags_t flags);
 size_t gex_TM_Dup(gex_TM_t *new_tm_p, gex_TM_t orig_tm, void *scratch_addr, size_t scratch_size,
                   gex_Flags_t flags);
 size_t gex_TM_Create(gex_TM_t *new_tms, size_t num_new_tms, gex_TM_t parent_tm,
-                     gex_EP_Location_t *args, size_t numargs, size_t scratch_length,
-                     gex_Addr_t *scratch_addrs, gex_Flags_t flags);
+                     gex_EP_Location_t *args, size_t numargs, gex_Addr_t *scratch_addrs,
+                     size_t scratch_length, gex_Flags_t flags);
 
 /* ---- job, neighbourhood and host (§7) */
 extern gex_Rank_t gasneti_mynode, gasneti_nodes;

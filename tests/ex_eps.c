@@ -229,7 +229,7 @@ static void teams(void)
         args[2 * j] = (gex_EP_Location_t){j, 1};
         args[2 * j + 1] = (gex_EP_Location_t){j, 2};
     }
-    size_t min = gex_TM_Create(NULL, 0, X.tm, args, 2 * X.n, 0, NULL, GEX_FLAG_TM_SCRATCH_SIZE_MIN);
+    size_t min = gex_TM_Create(NULL, 0, X.tm, args, 2 * X.n, NULL, 0, GEX_FLAG_TM_SCRATCH_SIZE_MIN);
     CHECK(min > 0 && min <= 65536, "scratch size MIN %zu", min);
     /* scratch in each member's own bound segment, given as offsets */
     gex_Addr_t offs[2] = {(gex_Addr_t)(uintptr_t)((3u << 19) + 256), (gex_Addr_t)(uintptr_t)65536};
@@ -240,7 +240,7 @@ static void teams(void)
     gex_AM_Index_t hi = e.gex_index;
     e.gex_index = hi; /* the same index on EP 2 */
     CHECK_OK(gex_EP_RegisterHandlers(ep2, &e, 1));
-    CHECK(gex_TM_Create(tms, 2, X.tm, args, 2 * X.n, min, offs,
+    CHECK(gex_TM_Create(tms, 2, X.tm, args, 2 * X.n, offs, min,
                         GEX_FLAG_TM_LOCAL_SCRATCH | GEX_FLAG_SCRATCH_SEG_OFFSET | GEX_FLAG_RANK_IS_JOBRANK) != 0,
           "gex_TM_Create made no team");
     for (int k = 0; k < 2; k++) {
@@ -311,7 +311,7 @@ static void teams(void)
     gex_Rank_t mine = 0;
     for (gex_Rank_t j = X.me % 2; j < X.n; j += 2) args[mine++] = (gex_EP_Location_t){j, 1};
     gex_TM_t half;
-    CHECK(gex_TM_Create(&half, 1, X.tm, args, mine, min, offs,
+    CHECK(gex_TM_Create(&half, 1, X.tm, args, mine, offs, min,
                         GEX_FLAG_TM_SYMMETRIC_SCRATCH | GEX_FLAG_SCRATCH_SEG_OFFSET | GEX_FLAG_RANK_IS_JOBRANK) == 1,
           "no half team");
     CHECK(gex_TM_QuerySize(half) == mine && gex_TM_QueryRank(half) == X.me / 2, "half team: rank %u of %u",
@@ -351,7 +351,7 @@ static void teams(void)
         ex_barrier(half);
         gex_AD_Destroy(ad);
     }
-    CHECK(gex_TM_Create(NULL, 0, X.tm, NULL, 0, 0, NULL, GEX_FLAG_TM_NO_SCRATCH) == 0, "numargs 0 made a team");
+    CHECK(gex_TM_Create(NULL, 0, X.tm, NULL, 0, NULL, 0, GEX_FLAG_TM_NO_SCRATCH) == 0, "numargs 0 made a team");
     CHECK(gex_TM_Destroy(half, NULL, 0) == 0, "nothing to hand back without scratch_p");
     /* node 0 names nobody (numargs 0) while the others make a team of their
      * EP 1s; the next Create on the same parent must still give every
@@ -362,12 +362,12 @@ static void teams(void)
             for (gex_Rank_t j = 1; j < X.n; j++) args[nrest++] = (gex_EP_Location_t){j, 1};
         gex_TM_t rest = GEX_TM_INVALID, all1;
         const gex_Flags_t sf = GEX_FLAG_TM_SYMMETRIC_SCRATCH | GEX_FLAG_SCRATCH_SEG_OFFSET | GEX_FLAG_RANK_IS_JOBRANK;
-        CHECK(gex_TM_Create(nrest ? &rest : NULL, nrest ? 1 : 0, X.tm, nrest ? args : NULL, nrest, min, offs, sf) ==
+        CHECK(gex_TM_Create(nrest ? &rest : NULL, nrest ? 1 : 0, X.tm, nrest ? args : NULL, nrest, offs, min, sf) ==
                   (nrest ? 1 : 0), "the team without node 0");
         if (nrest) ex_barrier(rest);
         for (gex_Rank_t j = 0; j < X.n; j++) args[j] = (gex_EP_Location_t){j, 1};
         gex_Addr_t offs2[1] = {(gex_Addr_t)(uintptr_t)((3u << 19) + 256 + 65536)}; /* after rest's */
-        CHECK(gex_TM_Create(&all1, 1, X.tm, args, X.n, min, offs2, sf) == 1, "the team after it");
+        CHECK(gex_TM_Create(&all1, 1, X.tm, args, X.n, offs2, min, sf) == 1, "the team after it");
         ex_barrier(all1);
         gex_TM_Destroy(all1, NULL, GEX_FLAG_GLOBALLY_QUIESCED);
         if (nrest) gex_TM_Destroy(rest, NULL, GEX_FLAG_GLOBALLY_QUIESCED);

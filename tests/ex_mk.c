@@ -568,10 +568,10 @@ static void test_team_bad(const char *what)
     gex_TM_t tm = GEX_TM_INVALID;
     if (!strcmp(what, "scratch")) {
         gex_Addr_t scratch = g.dev + c.n * SLOT; /* this rank's own part of its device segment */
-        gex_TM_Create(&tm, 1, c.tm, args, c.n, SLOT, &scratch,
+        gex_TM_Create(&tm, 1, c.tm, args, c.n, &scratch, SLOT,
                       GEX_FLAG_TM_LOCAL_SCRATCH | GEX_FLAG_RANK_IS_JOBRANK);
     } else {
-        CHECK(gex_TM_Create(&tm, 1, c.tm, args, c.n, 0, NULL,
+        CHECK(gex_TM_Create(&tm, 1, c.tm, args, c.n, NULL, 0,
                             GEX_FLAG_TM_NO_SCRATCH | GEX_FLAG_RANK_IS_JOBRANK) == 1, "no team");
         gex_AD_t ad;
         gex_AD_Create(&ad, tm, GEX_DT_I64, GEX_OP_FADD, 0);
