@@ -102,6 +102,8 @@ GASNETTOOLS_CPPFLAGS=-D_GNU_SOURCE=1 $tdefs -I$prefix/include
 GASNETTOOLS_CFLAGS=$opt $tflags
 GASNETTOOLS_LDFLAGS=$tflags
 GASNETTOOLS_LIBS=-L$prefix/lib -lgasnet_tools-$mode $tlibs -lm
+GASNETTOOLS_CXX=c++
+GASNETTOOLS_CXXFLAGS=$opt $tflags
 
 Name: gasnet_tools-$mode
 Description: GASNet tools library ($mode)

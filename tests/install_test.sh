@@ -33,6 +33,13 @@ for flavor in opt debug; do
         grep -q -- "^GASNET_OPT_CFLAGS = -O3 $align\$" "$prefix/include/mpi-conduit/mpi-par.mak" ||
             fail "mpi-par.mak's GASNET_OPT_CFLAGS lacks $align"
     fi
+    # the tools' pkg-config files carry the fragments' variables (tools spec §0.3)
+    for mode in seq par; do
+        have=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --print-variables gasnet_tools-$mode)
+        for v in CC CPPFLAGS CFLAGS LD LDFLAGS LIBS CXX CXXFLAGS; do
+            grep -qx "GASNETTOOLS_$v" <<< "$have" || fail "gasnet_tools-$mode.pc lacks GASNETTOOLS_$v ($flavor)"
+        done
+    done
     for mode in seq par parsync; do
         src=$work/src-$flavor-$mode
         cp -r tests/install "$src"
@@ -41,6 +48,10 @@ for flavor in opt debug; do
         out=$("$prefix/bin/gasnetrun_mpi" -n 2 "$src/client" < /dev/null 2>&1) ||
             { echo "$out"; fail "fragment client, $flavor $mode"; }
         [ "$(echo "$out" | grep -c 'client ok')" = 2 ] || { echo "$out"; fail "client output, $flavor $mode"; }
+        # the header's configuration string is also in the library (GASNet-1 spec §1.4)
+        cfg=$(echo "$out" | sed -n 's/^client ok node 0 of 2 (\(.*\), [0-9]* us)$/\1/p')
+        [ -n "$cfg" ] && grep -qaF "\$GASNetConfig: $cfg \$" "$prefix/lib/libgasnet-mpi-$mode.a" ||
+            fail "libgasnet-mpi-$mode.a lacks the configuration string '$cfg' ($flavor)"
         "$src/tools_client" | grep -q 'tools client ok' || fail "tools client, $flavor $mode"
         for ex in ex_client ex_client_cxx; do
             out=$("$prefix/bin/gasnetrun_mpi" -n 3 "$src/$ex" < /dev/null 2>&1) ||
