@@ -20,22 +20,22 @@ extern "C" {
 #endif
 
 /* ---- client, endpoints, segments (§6) */
-int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p,
-                    const char *clientName, int *argc, char ***argv, gex_Flags_t flags);
-gex_Flags_t gex_Client_QueryFlags(gex_Client_t client);
-const char *gex_Client_QueryName(gex_Client_t client);
-void gex_Client_SetCData(gex_Client_t client, const void *val);
-void *gex_Client_QueryCData(gex_Client_t client);
+int gex_Client_Init(gex_Client_t *_client_p, gex_EP_t *_ep_p, gex_TM_t *_tm_p,
+                    const char *_clientName, int *_argc, char ***_argv, gex_Flags_t _flags);
+gex_Flags_t gex_Client_QueryFlags(gex_Client_t _client);
+const char *gex_Client_QueryName(gex_Client_t _client);
+void gex_Client_SetCData(gex_Client_t _client, const void *_val);
+void *gex_Client_QueryCData(gex_Client_t _client);
 
-int gex_Segment_Attach(gex_Segment_t *segment_p, gex_TM_t tm, uintptr_t size);
-gex_Client_t gex_Segment_QueryClient(gex_Segment_t seg);
-gex_Flags_t gex_Segment_QueryFlags(gex_Segment_t seg);
-void *gex_Segment_QueryAddr(gex_Segment_t seg);
-uintptr_t gex_Segment_QuerySize(gex_Segment_t seg);
-void gex_Segment_SetCData(gex_Segment_t seg, const void *val);
-void *gex_Segment_QueryCData(gex_Segment_t seg);
-int gex_Segment_QueryBound(gex_TM_t tm, gex_Rank_t rank, void **owneraddr_p, void **localaddr_p,
-                           uintptr_t *size_p);
+int gex_Segment_Attach(gex_Segment_t *_segment_p, gex_TM_t tm, uintptr_t size);
+gex_Client_t gex_Segment_QueryClient(gex_Segment_t _seg);
+gex_Flags_t gex_Segment_QueryFlags(gex_Segment_t _seg);
+void *gex_Segment_QueryAddr(gex_Segment_t _seg);
+uintptr_t gex_Segment_QuerySize(gex_Segment_t _seg);
+void gex_Segment_SetCData(gex_Segment_t _seg, const void *_val);
+void *gex_Segment_QueryCData(gex_Segment_t _seg);
+int gex_Segment_QueryBound(gex_TM_t tm, gex_Rank_t _rank, void **_owneraddr_p, void **_localaddr_p,
+                           uintptr_t *_size_p);
 
 #define GEX_EP_CAPABILITY_RMA ((gex_EP_Capabilities_t)1U << 0)
 #define GEX_EP_CAPABILITY_AM ((gex_EP_Capabilities_t)1U << 1)
@@ -44,26 +44,26 @@ int gex_Segment_QueryBound(gex_TM_t tm, gex_Rank_t rank, void **owneraddr_p, voi
 #define GEX_EP_CAPABILITY_AD ((gex_EP_Capabilities_t)1U << 4)
 #define GEX_EP_CAPABILITY_ALL ((gex_EP_Capabilities_t)0x1f)
 
-gex_Client_t gex_EP_QueryClient(gex_EP_t ep);
-gex_Flags_t gex_EP_QueryFlags(gex_EP_t ep);
-gex_Segment_t gex_EP_QuerySegment(gex_EP_t ep);
-gex_EP_Index_t gex_EP_QueryIndex(gex_EP_t ep);
-void gex_EP_SetCData(gex_EP_t ep, const void *val);
-void *gex_EP_QueryCData(gex_EP_t ep);
-int gex_EP_RegisterHandlers(gex_EP_t ep, gex_AM_Entry_t *table, size_t numentries);
+gex_Client_t gex_EP_QueryClient(gex_EP_t _ep);
+gex_Flags_t gex_EP_QueryFlags(gex_EP_t _ep);
+gex_Segment_t gex_EP_QuerySegment(gex_EP_t _ep);
+gex_EP_Index_t gex_EP_QueryIndex(gex_EP_t _ep);
+void gex_EP_SetCData(gex_EP_t _ep, const void *_val);
+void *gex_EP_QueryCData(gex_EP_t _ep);
+int gex_EP_RegisterHandlers(gex_EP_t _ep, gex_AM_Entry_t *_table, size_t _numentries);
 
 /* ---- seed 003 (spec §17): created endpoints and segments, TM-pairs */
 /* (gex_MK_t and GEX_MK_HOST: gasnetex.h) */
-int gex_EP_Create(gex_EP_t *ep_p, gex_Client_t client, gex_EP_Capabilities_t capabilities,
-                  gex_Flags_t flags);
-gex_TM_t gex_TM_Pair(gex_EP_t local_ep, gex_EP_Index_t remote_ep_index);
-int gex_Segment_Create(gex_Segment_t *segment_p, gex_Client_t client, gex_Addr_t address,
-                       uintptr_t length, gex_MK_t kind, gex_Flags_t flags);
-int gex_Segment_Destroy(gex_Segment_t segment, gex_Flags_t flags);
-int gex_EP_BindSegment(gex_EP_t ep, gex_Segment_t segment, gex_Flags_t flags);
-int gex_EP_PublishBoundSegment(gex_TM_t tm, gex_EP_t *eps, size_t num_eps, gex_Flags_t flags);
-gex_Event_t gex_EP_QueryBoundSegmentNB(gex_TM_t tm, gex_Rank_t rank, void **owneraddr_p,
-                                       void **localaddr_p, uintptr_t *size_p, gex_Flags_t flags);
+int gex_EP_Create(gex_EP_t *_ep_p, gex_Client_t _client, gex_EP_Capabilities_t _capabilities,
+                  gex_Flags_t _flags);
+gex_TM_t gex_TM_Pair(gex_EP_t _local_ep, gex_EP_Index_t _remote_ep_index);
+int gex_Segment_Create(gex_Segment_t *_segment_p, gex_Client_t _client, gex_Addr_t _address,
+                       uintptr_t _length, gex_MK_t _kind, gex_Flags_t _flags);
+int gex_Segment_Destroy(gex_Segment_t _segment, gex_Flags_t _flags);
+int gex_EP_BindSegment(gex_EP_t _ep, gex_Segment_t _segment, gex_Flags_t _flags);
+int gex_EP_PublishBoundSegment(gex_TM_t tm, gex_EP_t *_eps, size_t _num_eps, gex_Flags_t _flags);
+gex_Event_t gex_EP_QueryBoundSegmentNB(gex_TM_t tm, gex_Rank_t _rank, void **_owneraddr_p,
+                                       void **_localaddr_p, uintptr_t *_size_p, gex_Flags_t _flags);
 
 /* ---- teams (§6.6, 6.7; construction is in coll/) */
 gex_Client_t gex_TM_QueryClient(gex_TM_t tm);
@@ -71,62 +71,62 @@ gex_EP_t gex_TM_QueryEP(gex_TM_t tm);
 gex_Flags_t gex_TM_QueryFlags(gex_TM_t tm);
 gex_Rank_t gex_TM_QueryRank(gex_TM_t tm);
 gex_Rank_t gex_TM_QuerySize(gex_TM_t tm);
-void gex_TM_SetCData(gex_TM_t tm, const void *val);
+void gex_TM_SetCData(gex_TM_t tm, const void *_val);
 void *gex_TM_QueryCData(gex_TM_t tm);
-gex_Rank_t gex_TM_TranslateRankToJobrank(gex_TM_t tm, gex_Rank_t rank);
-gex_Rank_t gex_TM_TranslateJobrankToRank(gex_TM_t tm, gex_Rank_t jobrank);
-gex_EP_Location_t gex_TM_TranslateRankToEP(gex_TM_t tm, gex_Rank_t rank, gex_Flags_t flags);
-size_t gex_TM_Split(gex_TM_t *new_tm_p, gex_TM_t parent_tm, int color, int key,
-                    void *scratch_addr, size_t scratch_size, gex_Flags_t flags);
-int gex_TM_Destroy(gex_TM_t tm, gex_Memvec_t *scratch_p, gex_Flags_t flags);
+gex_Rank_t gex_TM_TranslateRankToJobrank(gex_TM_t tm, gex_Rank_t _rank);
+gex_Rank_t gex_TM_TranslateJobrankToRank(gex_TM_t tm, gex_Rank_t _jobrank);
+gex_EP_Location_t gex_TM_TranslateRankToEP(gex_TM_t tm, gex_Rank_t _rank, gex_Flags_t _flags);
+size_t gex_TM_Split(gex_TM_t *_new_tm_p, gex_TM_t _parent_tm, int _color, int _key,
+                    void *_scratch_addr, size_t _scratch_size, gex_Flags_t _flags);
+int gex_TM_Destroy(gex_TM_t tm, gex_Memvec_t *_scratch_p, gex_Flags_t _flags);
 /* seed 003 §5.2-5.3 */
-size_t gex_TM_Dup(gex_TM_t *new_tm_p, gex_TM_t orig_tm, void *scratch_addr, size_t scratch_size,
-                  gex_Flags_t flags);
-size_t gex_TM_Create(gex_TM_t *new_tms, size_t num_new_tms, gex_TM_t parent_tm,
-                     gex_EP_Location_t *args, size_t numargs, gex_Addr_t *scratch_addrs,
-                     size_t scratch_length, gex_Flags_t flags);
+size_t gex_TM_Dup(gex_TM_t *_new_tm_p, gex_TM_t _orig_tm, void *_scratch_addr, size_t _scratch_size,
+                  gex_Flags_t _flags);
+size_t gex_TM_Create(gex_TM_t *_new_tms, size_t _num_new_tms, gex_TM_t _parent_tm,
+                     gex_EP_Location_t *_args, size_t _numargs, gex_Addr_t *_scratch_addrs,
+                     size_t _scratch_length, gex_Flags_t _flags);
 
 /* ---- job, neighbourhood and host (§7) */
 extern gex_Rank_t gasneti_mynode, gasneti_nodes;
 #define gex_System_QueryJobRank() ((gex_Rank_t)gasneti_mynode)
 #define gex_System_QueryJobSize() ((gex_Rank_t)gasneti_nodes)
-void gex_System_QueryNbrhdInfo(gex_RankInfo_t **info_p, gex_Rank_t *info_count_p,
-                               gex_Rank_t *my_info_index_p);
-void gex_System_QueryHostInfo(gex_RankInfo_t **info_p, gex_Rank_t *info_count_p,
-                              gex_Rank_t *my_info_index_p);
-void gex_System_QueryMyPosition(gex_Rank_t *nbrhd_set_size_p, gex_Rank_t *nbrhd_set_rank_p,
-                                gex_Rank_t *host_set_size_p, gex_Rank_t *host_set_rank_p);
+void gex_System_QueryNbrhdInfo(gex_RankInfo_t **_info_p, gex_Rank_t *_info_count_p,
+                               gex_Rank_t *_my_info_index_p);
+void gex_System_QueryHostInfo(gex_RankInfo_t **_info_p, gex_Rank_t *_info_count_p,
+                              gex_Rank_t *_my_info_index_p);
+void gex_System_QueryMyPosition(gex_Rank_t *_nbrhd_set_size_p, gex_Rank_t *_nbrhd_set_rank_p,
+                                gex_Rank_t *_host_set_size_p, gex_Rank_t *_host_set_rank_p);
 
 /* GASNet-1 calls EX keeps (§7.3) */
-void gasnet_exit(int exitcode) __attribute__((__noreturn__));
+void gasnet_exit(int _exitcode) __attribute__((__noreturn__));
 uintptr_t gasnet_getMaxLocalSegmentSize(void);
 uintptr_t gasnet_getMaxGlobalSegmentSize(void);
-int gasnet_getSegmentInfo(gasnet_seginfo_t *seginfo_table, int numentries);
-int gasnet_getNodeInfo(gasnet_nodeinfo_t *nodeinfo_table, int numentries);
+int gasnet_getSegmentInfo(gasnet_seginfo_t *_seginfo_table, int _numentries);
+int gasnet_getNodeInfo(gasnet_nodeinfo_t *_nodeinfo_table, int _numentries);
 char *gasnet_getenv(const char *name);
 #define GASNET_WAIT_SPIN 0
 #define GASNET_WAIT_BLOCK 1
 #define GASNET_WAIT_SPINBLOCK 2
-int gasnet_set_waitmode(int wait_mode);
+int gasnet_set_waitmode(int _wait_mode);
 /* Client-assignable globals, read at segment attach. */
-extern void (*gasnet_client_attach_hook)(void *segbase, uintptr_t segsize);
+extern void (*gasnet_client_attach_hook)(void *_segbase, uintptr_t _segsize);
 extern uint64_t gasnet_max_segsize;
 extern const char *gasnet_max_segsize_str;
 
 /* ---- Active Messages (§8) */
 #define gex_AM_MaxArgs() ((unsigned int)16)
-size_t gex_AM_MaxRequestLong(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event_t *lc_opt,
-                             gex_Flags_t flags, unsigned int numargs);
-size_t gex_AM_MaxReplyLong(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event_t *lc_opt,
-                           gex_Flags_t flags, unsigned int numargs);
-size_t gex_AM_MaxRequestMedium(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event_t *lc_opt,
-                               gex_Flags_t flags, unsigned int numargs);
-size_t gex_AM_MaxReplyMedium(gex_TM_t tm, gex_Rank_t other_rank, const gex_Event_t *lc_opt,
-                             gex_Flags_t flags, unsigned int numargs);
-size_t gex_Token_MaxReplyLong(gex_Token_t token, const gex_Event_t *lc_opt, gex_Flags_t flags,
-                              unsigned int numargs);
-size_t gex_Token_MaxReplyMedium(gex_Token_t token, const gex_Event_t *lc_opt, gex_Flags_t flags,
-                                unsigned int numargs);
+size_t gex_AM_MaxRequestLong(gex_TM_t tm, gex_Rank_t _other_rank, const gex_Event_t *_lc_opt,
+                             gex_Flags_t _flags, unsigned int _numargs);
+size_t gex_AM_MaxReplyLong(gex_TM_t tm, gex_Rank_t _other_rank, const gex_Event_t *_lc_opt,
+                           gex_Flags_t _flags, unsigned int _numargs);
+size_t gex_AM_MaxRequestMedium(gex_TM_t tm, gex_Rank_t _other_rank, const gex_Event_t *_lc_opt,
+                               gex_Flags_t _flags, unsigned int _numargs);
+size_t gex_AM_MaxReplyMedium(gex_TM_t tm, gex_Rank_t _other_rank, const gex_Event_t *_lc_opt,
+                             gex_Flags_t _flags, unsigned int _numargs);
+size_t gex_Token_MaxReplyLong(gex_Token_t _token, const gex_Event_t *_lc_opt, gex_Flags_t _flags,
+                              unsigned int _numargs);
+size_t gex_Token_MaxReplyMedium(gex_Token_t _token, const gex_Event_t *_lc_opt, gex_Flags_t _flags,
+                                unsigned int _numargs);
 /* Every limit is the transport's, whatever the peer, flags or argument
  * count: 65000 bytes for Medium payloads and Long replies, 1 MiB for Long
  * requests (they land in place). */
@@ -143,60 +143,60 @@ size_t gex_Token_MaxReplyMedium(gex_Token_t token, const gex_Event_t *lc_opt, ge
 #define GEX_TI_IS_LONG ((gex_TI_t)1U << 3)
 #define GEX_TI_EP ((gex_TI_t)1U << 4)
 #define GEX_TI_ALL ((gex_TI_t)(1U << 5) - 1)
-gex_TI_t gex_Token_Info(gex_Token_t token, gex_Token_Info_t *info, gex_TI_t mask);
+gex_TI_t gex_Token_Info(gex_Token_t _token, gex_Token_Info_t *_info, gex_TI_t _mask);
 
 /* Private: the flag GASNet-1's AM macros pass, so that messages name the
  * GASNet-1 call. */
 #define GASNETI_FLAG_LEGACY_CALL ((gex_Flags_t)1U << 31)
-int gasnetc_AMRequestShort(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
-                           gex_Flags_t flags, int numargs, ...);
-int gasnetc_AMRequestMedium(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
-                            const void *source_addr, size_t nbytes, gex_Event_t *lc_opt,
-                            gex_Flags_t flags, int numargs, ...);
-int gasnetc_AMRequestLong(gex_TM_t tm, gex_Rank_t rank, gex_AM_Index_t handler,
-                          const void *source_addr, size_t nbytes, void *dest_addr,
-                          gex_Event_t *lc_opt, gex_Flags_t flags, int numargs, ...);
-int gasnetc_AMReplyShort(gex_Token_t token, gex_AM_Index_t handler, gex_Flags_t flags,
-                         int numargs, ...);
-int gasnetc_AMReplyMedium(gex_Token_t token, gex_AM_Index_t handler, const void *source_addr,
-                          size_t nbytes, gex_Event_t *lc_opt, gex_Flags_t flags, int numargs, ...);
-int gasnetc_AMReplyLong(gex_Token_t token, gex_AM_Index_t handler, const void *source_addr,
-                        size_t nbytes, void *dest_addr, gex_Event_t *lc_opt, gex_Flags_t flags,
-                        int numargs, ...);
+int gasnetc_AMRequestShort(gex_TM_t tm, gex_Rank_t _rank, gex_AM_Index_t _handler,
+                           gex_Flags_t _flags, int _numargs, ...);
+int gasnetc_AMRequestMedium(gex_TM_t tm, gex_Rank_t _rank, gex_AM_Index_t _handler,
+                            const void *_source_addr, size_t _nbytes, gex_Event_t *_lc_opt,
+                            gex_Flags_t _flags, int _numargs, ...);
+int gasnetc_AMRequestLong(gex_TM_t tm, gex_Rank_t _rank, gex_AM_Index_t _handler,
+                          const void *_source_addr, size_t _nbytes, void *_dest_addr,
+                          gex_Event_t *_lc_opt, gex_Flags_t _flags, int _numargs, ...);
+int gasnetc_AMReplyShort(gex_Token_t _token, gex_AM_Index_t _handler, gex_Flags_t _flags,
+                         int _numargs, ...);
+int gasnetc_AMReplyMedium(gex_Token_t _token, gex_AM_Index_t _handler, const void *_source_addr,
+                          size_t _nbytes, gex_Event_t *_lc_opt, gex_Flags_t _flags, int _numargs, ...);
+int gasnetc_AMReplyLong(gex_Token_t _token, gex_AM_Index_t _handler, const void *_source_addr,
+                        size_t _nbytes, void *_dest_addr, gex_Event_t *_lc_opt, gex_Flags_t _flags,
+                        int _numargs, ...);
 
 /* Negotiated payload (§8.6) */
-gex_AM_SrcDesc_t gex_AM_PrepareRequestMedium(gex_TM_t tm, gex_Rank_t rank, const void *client_buf,
-                                             size_t least_payload, size_t most_payload,
-                                             gex_Event_t *lc_opt, gex_Flags_t flags,
-                                             unsigned int numargs);
-gex_AM_SrcDesc_t gex_AM_PrepareReplyMedium(gex_Token_t token, const void *client_buf,
-                                           size_t least_payload, size_t most_payload,
-                                           gex_Event_t *lc_opt, gex_Flags_t flags,
-                                           unsigned int numargs);
-gex_AM_SrcDesc_t gex_AM_PrepareRequestLong(gex_TM_t tm, gex_Rank_t rank, const void *client_buf,
-                                           size_t least_payload, size_t most_payload,
-                                           void *dest_addr, gex_Event_t *lc_opt,
-                                           gex_Flags_t flags, unsigned int numargs);
-gex_AM_SrcDesc_t gex_AM_PrepareReplyLong(gex_Token_t token, const void *client_buf,
-                                         size_t least_payload, size_t most_payload,
-                                         void *dest_addr, gex_Event_t *lc_opt, gex_Flags_t flags,
-                                         unsigned int numargs);
-void *gex_AM_SrcDescAddr(gex_AM_SrcDesc_t sd);
-size_t gex_AM_SrcDescSize(gex_AM_SrcDesc_t sd);
-void gasnetc_AMCommitRequestMedium(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes,
-                                   int numargs, ...);
-void gasnetc_AMCommitReplyMedium(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes,
-                                 int numargs, ...);
-void gasnetc_AMCommitRequestLong(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes,
-                                 void *dest_addr, int numargs, ...);
-void gasnetc_AMCommitReplyLong(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes,
-                               void *dest_addr, int numargs, ...);
+gex_AM_SrcDesc_t gex_AM_PrepareRequestMedium(gex_TM_t tm, gex_Rank_t _rank, const void *_client_buf,
+                                             size_t _least_payload, size_t _most_payload,
+                                             gex_Event_t *_lc_opt, gex_Flags_t _flags,
+                                             unsigned int _numargs);
+gex_AM_SrcDesc_t gex_AM_PrepareReplyMedium(gex_Token_t _token, const void *_client_buf,
+                                           size_t _least_payload, size_t _most_payload,
+                                           gex_Event_t *_lc_opt, gex_Flags_t _flags,
+                                           unsigned int _numargs);
+gex_AM_SrcDesc_t gex_AM_PrepareRequestLong(gex_TM_t tm, gex_Rank_t _rank, const void *_client_buf,
+                                           size_t _least_payload, size_t _most_payload,
+                                           void *_dest_addr, gex_Event_t *_lc_opt,
+                                           gex_Flags_t _flags, unsigned int _numargs);
+gex_AM_SrcDesc_t gex_AM_PrepareReplyLong(gex_Token_t _token, const void *_client_buf,
+                                         size_t _least_payload, size_t _most_payload,
+                                         void *_dest_addr, gex_Event_t *_lc_opt, gex_Flags_t _flags,
+                                         unsigned int _numargs);
+void *gex_AM_SrcDescAddr(gex_AM_SrcDesc_t _sd);
+size_t gex_AM_SrcDescSize(gex_AM_SrcDesc_t _sd);
+void gasnetc_AMCommitRequestMedium(gex_AM_SrcDesc_t _sd, gex_AM_Index_t _handler, size_t _nbytes,
+                                   int _numargs, ...);
+void gasnetc_AMCommitReplyMedium(gex_AM_SrcDesc_t _sd, gex_AM_Index_t _handler, size_t _nbytes,
+                                 int _numargs, ...);
+void gasnetc_AMCommitRequestLong(gex_AM_SrcDesc_t _sd, gex_AM_Index_t _handler, size_t _nbytes,
+                                 void *_dest_addr, int _numargs, ...);
+void gasnetc_AMCommitReplyLong(gex_AM_SrcDesc_t _sd, gex_AM_Index_t _handler, size_t _nbytes,
+                               void *_dest_addr, int _numargs, ...);
 
 /* ---- polling */
 int gasnet_AMPoll(void);
 /* Polls until cond holds; yields the CPU while nothing arrives for a while
  * (see gasnet_set_waitmode). */
-void gasnetc_block_poll(int *idle);
+void gasnetc_block_poll(int *_idle);
 #define GASNET_BLOCKUNTIL(cond)                                           \
     do {                                                                  \
         int gasneti_blockuntil_idle = 0;                                  \
@@ -248,59 +248,59 @@ void gasnetc_block_poll(int *idle);
 #define gex_AM_CommitRequestLong(...) GASNETI_CONCAT(gex_AM_CommitRequestLong, GASNETI_NARGS4(__VA_ARGS__))(__VA_ARGS__)
 #define gex_AM_CommitReplyLong(...) GASNETI_CONCAT(gex_AM_CommitReplyLong, GASNETI_NARGS4(__VA_ARGS__))(__VA_ARGS__)
 
-#define gex_AM_RequestShort0(tm, r, h, f) gasnetc_AMRequestShort(tm, r, h, f, 0)
-#define gex_AM_RequestShort1(tm, r, h, f, ...) gasnetc_AMRequestShort(tm, r, h, f, 1 GASNETI_ARGS1(__VA_ARGS__))
-#define gex_AM_RequestShort2(tm, r, h, f, ...) gasnetc_AMRequestShort(tm, r, h, f, 2 GASNETI_ARGS2(__VA_ARGS__))
-#define gex_AM_RequestShort3(tm, r, h, f, ...) gasnetc_AMRequestShort(tm, r, h, f, 3 GASNETI_ARGS3(__VA_ARGS__))
-#define gex_AM_RequestShort4(tm, r, h, f, ...) gasnetc_AMRequestShort(tm, r, h, f, 4 GASNETI_ARGS4(__VA_ARGS__))
-#define gex_AM_RequestShort5(tm, r, h, f, ...) gasnetc_AMRequestShort(tm, r, h, f, 5 GASNETI_ARGS5(__VA_ARGS__))
-#define gex_AM_RequestShort6(tm, r, h, f, ...) gasnetc_AMRequestShort(tm, r, h, f, 6 GASNETI_ARGS6(__VA_ARGS__))
-#define gex_AM_RequestShort7(tm, r, h, f, ...) gasnetc_AMRequestShort(tm, r, h, f, 7 GASNETI_ARGS7(__VA_ARGS__))
-#define gex_AM_RequestShort8(tm, r, h, f, ...) gasnetc_AMRequestShort(tm, r, h, f, 8 GASNETI_ARGS8(__VA_ARGS__))
-#define gex_AM_RequestShort9(tm, r, h, f, ...) gasnetc_AMRequestShort(tm, r, h, f, 9 GASNETI_ARGS9(__VA_ARGS__))
-#define gex_AM_RequestShort10(tm, r, h, f, ...) gasnetc_AMRequestShort(tm, r, h, f, 10 GASNETI_ARGS10(__VA_ARGS__))
-#define gex_AM_RequestShort11(tm, r, h, f, ...) gasnetc_AMRequestShort(tm, r, h, f, 11 GASNETI_ARGS11(__VA_ARGS__))
-#define gex_AM_RequestShort12(tm, r, h, f, ...) gasnetc_AMRequestShort(tm, r, h, f, 12 GASNETI_ARGS12(__VA_ARGS__))
-#define gex_AM_RequestShort13(tm, r, h, f, ...) gasnetc_AMRequestShort(tm, r, h, f, 13 GASNETI_ARGS13(__VA_ARGS__))
-#define gex_AM_RequestShort14(tm, r, h, f, ...) gasnetc_AMRequestShort(tm, r, h, f, 14 GASNETI_ARGS14(__VA_ARGS__))
-#define gex_AM_RequestShort15(tm, r, h, f, ...) gasnetc_AMRequestShort(tm, r, h, f, 15 GASNETI_ARGS15(__VA_ARGS__))
-#define gex_AM_RequestShort16(tm, r, h, f, ...) gasnetc_AMRequestShort(tm, r, h, f, 16 GASNETI_ARGS16(__VA_ARGS__))
+#define gex_AM_RequestShort0(tm, _r, h, f) gasnetc_AMRequestShort(tm, _r, h, f, 0)
+#define gex_AM_RequestShort1(tm, _r, h, f, ...) gasnetc_AMRequestShort(tm, _r, h, f, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gex_AM_RequestShort2(tm, _r, h, f, ...) gasnetc_AMRequestShort(tm, _r, h, f, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gex_AM_RequestShort3(tm, _r, h, f, ...) gasnetc_AMRequestShort(tm, _r, h, f, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gex_AM_RequestShort4(tm, _r, h, f, ...) gasnetc_AMRequestShort(tm, _r, h, f, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gex_AM_RequestShort5(tm, _r, h, f, ...) gasnetc_AMRequestShort(tm, _r, h, f, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gex_AM_RequestShort6(tm, _r, h, f, ...) gasnetc_AMRequestShort(tm, _r, h, f, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gex_AM_RequestShort7(tm, _r, h, f, ...) gasnetc_AMRequestShort(tm, _r, h, f, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gex_AM_RequestShort8(tm, _r, h, f, ...) gasnetc_AMRequestShort(tm, _r, h, f, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gex_AM_RequestShort9(tm, _r, h, f, ...) gasnetc_AMRequestShort(tm, _r, h, f, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gex_AM_RequestShort10(tm, _r, h, f, ...) gasnetc_AMRequestShort(tm, _r, h, f, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gex_AM_RequestShort11(tm, _r, h, f, ...) gasnetc_AMRequestShort(tm, _r, h, f, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gex_AM_RequestShort12(tm, _r, h, f, ...) gasnetc_AMRequestShort(tm, _r, h, f, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gex_AM_RequestShort13(tm, _r, h, f, ...) gasnetc_AMRequestShort(tm, _r, h, f, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gex_AM_RequestShort14(tm, _r, h, f, ...) gasnetc_AMRequestShort(tm, _r, h, f, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gex_AM_RequestShort15(tm, _r, h, f, ...) gasnetc_AMRequestShort(tm, _r, h, f, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gex_AM_RequestShort16(tm, _r, h, f, ...) gasnetc_AMRequestShort(tm, _r, h, f, 16 GASNETI_ARGS16(__VA_ARGS__))
 
-#define gex_AM_RequestMedium0(tm, r, h, s, n, lc, f) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 0)
-#define gex_AM_RequestMedium1(tm, r, h, s, n, lc, f, ...) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 1 GASNETI_ARGS1(__VA_ARGS__))
-#define gex_AM_RequestMedium2(tm, r, h, s, n, lc, f, ...) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 2 GASNETI_ARGS2(__VA_ARGS__))
-#define gex_AM_RequestMedium3(tm, r, h, s, n, lc, f, ...) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 3 GASNETI_ARGS3(__VA_ARGS__))
-#define gex_AM_RequestMedium4(tm, r, h, s, n, lc, f, ...) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 4 GASNETI_ARGS4(__VA_ARGS__))
-#define gex_AM_RequestMedium5(tm, r, h, s, n, lc, f, ...) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 5 GASNETI_ARGS5(__VA_ARGS__))
-#define gex_AM_RequestMedium6(tm, r, h, s, n, lc, f, ...) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 6 GASNETI_ARGS6(__VA_ARGS__))
-#define gex_AM_RequestMedium7(tm, r, h, s, n, lc, f, ...) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 7 GASNETI_ARGS7(__VA_ARGS__))
-#define gex_AM_RequestMedium8(tm, r, h, s, n, lc, f, ...) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 8 GASNETI_ARGS8(__VA_ARGS__))
-#define gex_AM_RequestMedium9(tm, r, h, s, n, lc, f, ...) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 9 GASNETI_ARGS9(__VA_ARGS__))
-#define gex_AM_RequestMedium10(tm, r, h, s, n, lc, f, ...) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 10 GASNETI_ARGS10(__VA_ARGS__))
-#define gex_AM_RequestMedium11(tm, r, h, s, n, lc, f, ...) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 11 GASNETI_ARGS11(__VA_ARGS__))
-#define gex_AM_RequestMedium12(tm, r, h, s, n, lc, f, ...) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 12 GASNETI_ARGS12(__VA_ARGS__))
-#define gex_AM_RequestMedium13(tm, r, h, s, n, lc, f, ...) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 13 GASNETI_ARGS13(__VA_ARGS__))
-#define gex_AM_RequestMedium14(tm, r, h, s, n, lc, f, ...) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 14 GASNETI_ARGS14(__VA_ARGS__))
-#define gex_AM_RequestMedium15(tm, r, h, s, n, lc, f, ...) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 15 GASNETI_ARGS15(__VA_ARGS__))
-#define gex_AM_RequestMedium16(tm, r, h, s, n, lc, f, ...) gasnetc_AMRequestMedium(tm, r, h, s, n, lc, f, 16 GASNETI_ARGS16(__VA_ARGS__))
+#define gex_AM_RequestMedium0(tm, _r, h, _s, _n, lc, f) gasnetc_AMRequestMedium(tm, _r, h, _s, _n, lc, f, 0)
+#define gex_AM_RequestMedium1(tm, _r, h, _s, _n, lc, f, ...) gasnetc_AMRequestMedium(tm, _r, h, _s, _n, lc, f, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gex_AM_RequestMedium2(tm, _r, h, _s, _n, lc, f, ...) gasnetc_AMRequestMedium(tm, _r, h, _s, _n, lc, f, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gex_AM_RequestMedium3(tm, _r, h, _s, _n, lc, f, ...) gasnetc_AMRequestMedium(tm, _r, h, _s, _n, lc, f, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gex_AM_RequestMedium4(tm, _r, h, _s, _n, lc, f, ...) gasnetc_AMRequestMedium(tm, _r, h, _s, _n, lc, f, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gex_AM_RequestMedium5(tm, _r, h, _s, _n, lc, f, ...) gasnetc_AMRequestMedium(tm, _r, h, _s, _n, lc, f, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gex_AM_RequestMedium6(tm, _r, h, _s, _n, lc, f, ...) gasnetc_AMRequestMedium(tm, _r, h, _s, _n, lc, f, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gex_AM_RequestMedium7(tm, _r, h, _s, _n, lc, f, ...) gasnetc_AMRequestMedium(tm, _r, h, _s, _n, lc, f, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gex_AM_RequestMedium8(tm, _r, h, _s, _n, lc, f, ...) gasnetc_AMRequestMedium(tm, _r, h, _s, _n, lc, f, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gex_AM_RequestMedium9(tm, _r, h, _s, _n, lc, f, ...) gasnetc_AMRequestMedium(tm, _r, h, _s, _n, lc, f, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gex_AM_RequestMedium10(tm, _r, h, _s, _n, lc, f, ...) gasnetc_AMRequestMedium(tm, _r, h, _s, _n, lc, f, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gex_AM_RequestMedium11(tm, _r, h, _s, _n, lc, f, ...) gasnetc_AMRequestMedium(tm, _r, h, _s, _n, lc, f, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gex_AM_RequestMedium12(tm, _r, h, _s, _n, lc, f, ...) gasnetc_AMRequestMedium(tm, _r, h, _s, _n, lc, f, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gex_AM_RequestMedium13(tm, _r, h, _s, _n, lc, f, ...) gasnetc_AMRequestMedium(tm, _r, h, _s, _n, lc, f, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gex_AM_RequestMedium14(tm, _r, h, _s, _n, lc, f, ...) gasnetc_AMRequestMedium(tm, _r, h, _s, _n, lc, f, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gex_AM_RequestMedium15(tm, _r, h, _s, _n, lc, f, ...) gasnetc_AMRequestMedium(tm, _r, h, _s, _n, lc, f, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gex_AM_RequestMedium16(tm, _r, h, _s, _n, lc, f, ...) gasnetc_AMRequestMedium(tm, _r, h, _s, _n, lc, f, 16 GASNETI_ARGS16(__VA_ARGS__))
 
-#define gex_AM_RequestLong0(tm, r, h, s, n, d, lc, f) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 0)
-#define gex_AM_RequestLong1(tm, r, h, s, n, d, lc, f, ...) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 1 GASNETI_ARGS1(__VA_ARGS__))
-#define gex_AM_RequestLong2(tm, r, h, s, n, d, lc, f, ...) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 2 GASNETI_ARGS2(__VA_ARGS__))
-#define gex_AM_RequestLong3(tm, r, h, s, n, d, lc, f, ...) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 3 GASNETI_ARGS3(__VA_ARGS__))
-#define gex_AM_RequestLong4(tm, r, h, s, n, d, lc, f, ...) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 4 GASNETI_ARGS4(__VA_ARGS__))
-#define gex_AM_RequestLong5(tm, r, h, s, n, d, lc, f, ...) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 5 GASNETI_ARGS5(__VA_ARGS__))
-#define gex_AM_RequestLong6(tm, r, h, s, n, d, lc, f, ...) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 6 GASNETI_ARGS6(__VA_ARGS__))
-#define gex_AM_RequestLong7(tm, r, h, s, n, d, lc, f, ...) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 7 GASNETI_ARGS7(__VA_ARGS__))
-#define gex_AM_RequestLong8(tm, r, h, s, n, d, lc, f, ...) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 8 GASNETI_ARGS8(__VA_ARGS__))
-#define gex_AM_RequestLong9(tm, r, h, s, n, d, lc, f, ...) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 9 GASNETI_ARGS9(__VA_ARGS__))
-#define gex_AM_RequestLong10(tm, r, h, s, n, d, lc, f, ...) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 10 GASNETI_ARGS10(__VA_ARGS__))
-#define gex_AM_RequestLong11(tm, r, h, s, n, d, lc, f, ...) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 11 GASNETI_ARGS11(__VA_ARGS__))
-#define gex_AM_RequestLong12(tm, r, h, s, n, d, lc, f, ...) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 12 GASNETI_ARGS12(__VA_ARGS__))
-#define gex_AM_RequestLong13(tm, r, h, s, n, d, lc, f, ...) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 13 GASNETI_ARGS13(__VA_ARGS__))
-#define gex_AM_RequestLong14(tm, r, h, s, n, d, lc, f, ...) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 14 GASNETI_ARGS14(__VA_ARGS__))
-#define gex_AM_RequestLong15(tm, r, h, s, n, d, lc, f, ...) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 15 GASNETI_ARGS15(__VA_ARGS__))
-#define gex_AM_RequestLong16(tm, r, h, s, n, d, lc, f, ...) gasnetc_AMRequestLong(tm, r, h, s, n, d, lc, f, 16 GASNETI_ARGS16(__VA_ARGS__))
+#define gex_AM_RequestLong0(tm, _r, h, _s, _n, _d, lc, f) gasnetc_AMRequestLong(tm, _r, h, _s, _n, _d, lc, f, 0)
+#define gex_AM_RequestLong1(tm, _r, h, _s, _n, _d, lc, f, ...) gasnetc_AMRequestLong(tm, _r, h, _s, _n, _d, lc, f, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gex_AM_RequestLong2(tm, _r, h, _s, _n, _d, lc, f, ...) gasnetc_AMRequestLong(tm, _r, h, _s, _n, _d, lc, f, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gex_AM_RequestLong3(tm, _r, h, _s, _n, _d, lc, f, ...) gasnetc_AMRequestLong(tm, _r, h, _s, _n, _d, lc, f, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gex_AM_RequestLong4(tm, _r, h, _s, _n, _d, lc, f, ...) gasnetc_AMRequestLong(tm, _r, h, _s, _n, _d, lc, f, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gex_AM_RequestLong5(tm, _r, h, _s, _n, _d, lc, f, ...) gasnetc_AMRequestLong(tm, _r, h, _s, _n, _d, lc, f, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gex_AM_RequestLong6(tm, _r, h, _s, _n, _d, lc, f, ...) gasnetc_AMRequestLong(tm, _r, h, _s, _n, _d, lc, f, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gex_AM_RequestLong7(tm, _r, h, _s, _n, _d, lc, f, ...) gasnetc_AMRequestLong(tm, _r, h, _s, _n, _d, lc, f, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gex_AM_RequestLong8(tm, _r, h, _s, _n, _d, lc, f, ...) gasnetc_AMRequestLong(tm, _r, h, _s, _n, _d, lc, f, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gex_AM_RequestLong9(tm, _r, h, _s, _n, _d, lc, f, ...) gasnetc_AMRequestLong(tm, _r, h, _s, _n, _d, lc, f, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gex_AM_RequestLong10(tm, _r, h, _s, _n, _d, lc, f, ...) gasnetc_AMRequestLong(tm, _r, h, _s, _n, _d, lc, f, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gex_AM_RequestLong11(tm, _r, h, _s, _n, _d, lc, f, ...) gasnetc_AMRequestLong(tm, _r, h, _s, _n, _d, lc, f, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gex_AM_RequestLong12(tm, _r, h, _s, _n, _d, lc, f, ...) gasnetc_AMRequestLong(tm, _r, h, _s, _n, _d, lc, f, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gex_AM_RequestLong13(tm, _r, h, _s, _n, _d, lc, f, ...) gasnetc_AMRequestLong(tm, _r, h, _s, _n, _d, lc, f, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gex_AM_RequestLong14(tm, _r, h, _s, _n, _d, lc, f, ...) gasnetc_AMRequestLong(tm, _r, h, _s, _n, _d, lc, f, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gex_AM_RequestLong15(tm, _r, h, _s, _n, _d, lc, f, ...) gasnetc_AMRequestLong(tm, _r, h, _s, _n, _d, lc, f, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gex_AM_RequestLong16(tm, _r, h, _s, _n, _d, lc, f, ...) gasnetc_AMRequestLong(tm, _r, h, _s, _n, _d, lc, f, 16 GASNETI_ARGS16(__VA_ARGS__))
 
 #define gex_AM_ReplyShort0(t, h, f) gasnetc_AMReplyShort(t, h, f, 0)
 #define gex_AM_ReplyShort1(t, h, f, ...) gasnetc_AMReplyShort(t, h, f, 1 GASNETI_ARGS1(__VA_ARGS__))
@@ -320,113 +320,113 @@ void gasnetc_block_poll(int *idle);
 #define gex_AM_ReplyShort15(t, h, f, ...) gasnetc_AMReplyShort(t, h, f, 15 GASNETI_ARGS15(__VA_ARGS__))
 #define gex_AM_ReplyShort16(t, h, f, ...) gasnetc_AMReplyShort(t, h, f, 16 GASNETI_ARGS16(__VA_ARGS__))
 
-#define gex_AM_ReplyMedium0(t, h, s, n, lc, f) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 0)
-#define gex_AM_ReplyMedium1(t, h, s, n, lc, f, ...) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 1 GASNETI_ARGS1(__VA_ARGS__))
-#define gex_AM_ReplyMedium2(t, h, s, n, lc, f, ...) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 2 GASNETI_ARGS2(__VA_ARGS__))
-#define gex_AM_ReplyMedium3(t, h, s, n, lc, f, ...) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 3 GASNETI_ARGS3(__VA_ARGS__))
-#define gex_AM_ReplyMedium4(t, h, s, n, lc, f, ...) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 4 GASNETI_ARGS4(__VA_ARGS__))
-#define gex_AM_ReplyMedium5(t, h, s, n, lc, f, ...) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 5 GASNETI_ARGS5(__VA_ARGS__))
-#define gex_AM_ReplyMedium6(t, h, s, n, lc, f, ...) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 6 GASNETI_ARGS6(__VA_ARGS__))
-#define gex_AM_ReplyMedium7(t, h, s, n, lc, f, ...) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 7 GASNETI_ARGS7(__VA_ARGS__))
-#define gex_AM_ReplyMedium8(t, h, s, n, lc, f, ...) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 8 GASNETI_ARGS8(__VA_ARGS__))
-#define gex_AM_ReplyMedium9(t, h, s, n, lc, f, ...) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 9 GASNETI_ARGS9(__VA_ARGS__))
-#define gex_AM_ReplyMedium10(t, h, s, n, lc, f, ...) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 10 GASNETI_ARGS10(__VA_ARGS__))
-#define gex_AM_ReplyMedium11(t, h, s, n, lc, f, ...) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 11 GASNETI_ARGS11(__VA_ARGS__))
-#define gex_AM_ReplyMedium12(t, h, s, n, lc, f, ...) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 12 GASNETI_ARGS12(__VA_ARGS__))
-#define gex_AM_ReplyMedium13(t, h, s, n, lc, f, ...) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 13 GASNETI_ARGS13(__VA_ARGS__))
-#define gex_AM_ReplyMedium14(t, h, s, n, lc, f, ...) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 14 GASNETI_ARGS14(__VA_ARGS__))
-#define gex_AM_ReplyMedium15(t, h, s, n, lc, f, ...) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 15 GASNETI_ARGS15(__VA_ARGS__))
-#define gex_AM_ReplyMedium16(t, h, s, n, lc, f, ...) gasnetc_AMReplyMedium(t, h, s, n, lc, f, 16 GASNETI_ARGS16(__VA_ARGS__))
+#define gex_AM_ReplyMedium0(t, h, _s, _n, lc, f) gasnetc_AMReplyMedium(t, h, _s, _n, lc, f, 0)
+#define gex_AM_ReplyMedium1(t, h, _s, _n, lc, f, ...) gasnetc_AMReplyMedium(t, h, _s, _n, lc, f, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gex_AM_ReplyMedium2(t, h, _s, _n, lc, f, ...) gasnetc_AMReplyMedium(t, h, _s, _n, lc, f, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gex_AM_ReplyMedium3(t, h, _s, _n, lc, f, ...) gasnetc_AMReplyMedium(t, h, _s, _n, lc, f, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gex_AM_ReplyMedium4(t, h, _s, _n, lc, f, ...) gasnetc_AMReplyMedium(t, h, _s, _n, lc, f, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gex_AM_ReplyMedium5(t, h, _s, _n, lc, f, ...) gasnetc_AMReplyMedium(t, h, _s, _n, lc, f, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gex_AM_ReplyMedium6(t, h, _s, _n, lc, f, ...) gasnetc_AMReplyMedium(t, h, _s, _n, lc, f, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gex_AM_ReplyMedium7(t, h, _s, _n, lc, f, ...) gasnetc_AMReplyMedium(t, h, _s, _n, lc, f, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gex_AM_ReplyMedium8(t, h, _s, _n, lc, f, ...) gasnetc_AMReplyMedium(t, h, _s, _n, lc, f, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gex_AM_ReplyMedium9(t, h, _s, _n, lc, f, ...) gasnetc_AMReplyMedium(t, h, _s, _n, lc, f, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gex_AM_ReplyMedium10(t, h, _s, _n, lc, f, ...) gasnetc_AMReplyMedium(t, h, _s, _n, lc, f, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gex_AM_ReplyMedium11(t, h, _s, _n, lc, f, ...) gasnetc_AMReplyMedium(t, h, _s, _n, lc, f, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gex_AM_ReplyMedium12(t, h, _s, _n, lc, f, ...) gasnetc_AMReplyMedium(t, h, _s, _n, lc, f, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gex_AM_ReplyMedium13(t, h, _s, _n, lc, f, ...) gasnetc_AMReplyMedium(t, h, _s, _n, lc, f, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gex_AM_ReplyMedium14(t, h, _s, _n, lc, f, ...) gasnetc_AMReplyMedium(t, h, _s, _n, lc, f, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gex_AM_ReplyMedium15(t, h, _s, _n, lc, f, ...) gasnetc_AMReplyMedium(t, h, _s, _n, lc, f, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gex_AM_ReplyMedium16(t, h, _s, _n, lc, f, ...) gasnetc_AMReplyMedium(t, h, _s, _n, lc, f, 16 GASNETI_ARGS16(__VA_ARGS__))
 
-#define gex_AM_ReplyLong0(t, h, s, n, d, lc, f) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 0)
-#define gex_AM_ReplyLong1(t, h, s, n, d, lc, f, ...) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 1 GASNETI_ARGS1(__VA_ARGS__))
-#define gex_AM_ReplyLong2(t, h, s, n, d, lc, f, ...) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 2 GASNETI_ARGS2(__VA_ARGS__))
-#define gex_AM_ReplyLong3(t, h, s, n, d, lc, f, ...) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 3 GASNETI_ARGS3(__VA_ARGS__))
-#define gex_AM_ReplyLong4(t, h, s, n, d, lc, f, ...) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 4 GASNETI_ARGS4(__VA_ARGS__))
-#define gex_AM_ReplyLong5(t, h, s, n, d, lc, f, ...) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 5 GASNETI_ARGS5(__VA_ARGS__))
-#define gex_AM_ReplyLong6(t, h, s, n, d, lc, f, ...) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 6 GASNETI_ARGS6(__VA_ARGS__))
-#define gex_AM_ReplyLong7(t, h, s, n, d, lc, f, ...) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 7 GASNETI_ARGS7(__VA_ARGS__))
-#define gex_AM_ReplyLong8(t, h, s, n, d, lc, f, ...) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 8 GASNETI_ARGS8(__VA_ARGS__))
-#define gex_AM_ReplyLong9(t, h, s, n, d, lc, f, ...) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 9 GASNETI_ARGS9(__VA_ARGS__))
-#define gex_AM_ReplyLong10(t, h, s, n, d, lc, f, ...) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 10 GASNETI_ARGS10(__VA_ARGS__))
-#define gex_AM_ReplyLong11(t, h, s, n, d, lc, f, ...) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 11 GASNETI_ARGS11(__VA_ARGS__))
-#define gex_AM_ReplyLong12(t, h, s, n, d, lc, f, ...) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 12 GASNETI_ARGS12(__VA_ARGS__))
-#define gex_AM_ReplyLong13(t, h, s, n, d, lc, f, ...) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 13 GASNETI_ARGS13(__VA_ARGS__))
-#define gex_AM_ReplyLong14(t, h, s, n, d, lc, f, ...) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 14 GASNETI_ARGS14(__VA_ARGS__))
-#define gex_AM_ReplyLong15(t, h, s, n, d, lc, f, ...) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 15 GASNETI_ARGS15(__VA_ARGS__))
-#define gex_AM_ReplyLong16(t, h, s, n, d, lc, f, ...) gasnetc_AMReplyLong(t, h, s, n, d, lc, f, 16 GASNETI_ARGS16(__VA_ARGS__))
+#define gex_AM_ReplyLong0(t, h, _s, _n, _d, lc, f) gasnetc_AMReplyLong(t, h, _s, _n, _d, lc, f, 0)
+#define gex_AM_ReplyLong1(t, h, _s, _n, _d, lc, f, ...) gasnetc_AMReplyLong(t, h, _s, _n, _d, lc, f, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gex_AM_ReplyLong2(t, h, _s, _n, _d, lc, f, ...) gasnetc_AMReplyLong(t, h, _s, _n, _d, lc, f, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gex_AM_ReplyLong3(t, h, _s, _n, _d, lc, f, ...) gasnetc_AMReplyLong(t, h, _s, _n, _d, lc, f, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gex_AM_ReplyLong4(t, h, _s, _n, _d, lc, f, ...) gasnetc_AMReplyLong(t, h, _s, _n, _d, lc, f, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gex_AM_ReplyLong5(t, h, _s, _n, _d, lc, f, ...) gasnetc_AMReplyLong(t, h, _s, _n, _d, lc, f, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gex_AM_ReplyLong6(t, h, _s, _n, _d, lc, f, ...) gasnetc_AMReplyLong(t, h, _s, _n, _d, lc, f, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gex_AM_ReplyLong7(t, h, _s, _n, _d, lc, f, ...) gasnetc_AMReplyLong(t, h, _s, _n, _d, lc, f, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gex_AM_ReplyLong8(t, h, _s, _n, _d, lc, f, ...) gasnetc_AMReplyLong(t, h, _s, _n, _d, lc, f, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gex_AM_ReplyLong9(t, h, _s, _n, _d, lc, f, ...) gasnetc_AMReplyLong(t, h, _s, _n, _d, lc, f, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gex_AM_ReplyLong10(t, h, _s, _n, _d, lc, f, ...) gasnetc_AMReplyLong(t, h, _s, _n, _d, lc, f, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gex_AM_ReplyLong11(t, h, _s, _n, _d, lc, f, ...) gasnetc_AMReplyLong(t, h, _s, _n, _d, lc, f, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gex_AM_ReplyLong12(t, h, _s, _n, _d, lc, f, ...) gasnetc_AMReplyLong(t, h, _s, _n, _d, lc, f, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gex_AM_ReplyLong13(t, h, _s, _n, _d, lc, f, ...) gasnetc_AMReplyLong(t, h, _s, _n, _d, lc, f, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gex_AM_ReplyLong14(t, h, _s, _n, _d, lc, f, ...) gasnetc_AMReplyLong(t, h, _s, _n, _d, lc, f, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gex_AM_ReplyLong15(t, h, _s, _n, _d, lc, f, ...) gasnetc_AMReplyLong(t, h, _s, _n, _d, lc, f, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gex_AM_ReplyLong16(t, h, _s, _n, _d, lc, f, ...) gasnetc_AMReplyLong(t, h, _s, _n, _d, lc, f, 16 GASNETI_ARGS16(__VA_ARGS__))
 
-#define gex_AM_CommitRequestMedium0(sd, h, n) gasnetc_AMCommitRequestMedium(sd, h, n, 0)
-#define gex_AM_CommitRequestMedium1(sd, h, n, ...) gasnetc_AMCommitRequestMedium(sd, h, n, 1 GASNETI_ARGS1(__VA_ARGS__))
-#define gex_AM_CommitRequestMedium2(sd, h, n, ...) gasnetc_AMCommitRequestMedium(sd, h, n, 2 GASNETI_ARGS2(__VA_ARGS__))
-#define gex_AM_CommitRequestMedium3(sd, h, n, ...) gasnetc_AMCommitRequestMedium(sd, h, n, 3 GASNETI_ARGS3(__VA_ARGS__))
-#define gex_AM_CommitRequestMedium4(sd, h, n, ...) gasnetc_AMCommitRequestMedium(sd, h, n, 4 GASNETI_ARGS4(__VA_ARGS__))
-#define gex_AM_CommitRequestMedium5(sd, h, n, ...) gasnetc_AMCommitRequestMedium(sd, h, n, 5 GASNETI_ARGS5(__VA_ARGS__))
-#define gex_AM_CommitRequestMedium6(sd, h, n, ...) gasnetc_AMCommitRequestMedium(sd, h, n, 6 GASNETI_ARGS6(__VA_ARGS__))
-#define gex_AM_CommitRequestMedium7(sd, h, n, ...) gasnetc_AMCommitRequestMedium(sd, h, n, 7 GASNETI_ARGS7(__VA_ARGS__))
-#define gex_AM_CommitRequestMedium8(sd, h, n, ...) gasnetc_AMCommitRequestMedium(sd, h, n, 8 GASNETI_ARGS8(__VA_ARGS__))
-#define gex_AM_CommitRequestMedium9(sd, h, n, ...) gasnetc_AMCommitRequestMedium(sd, h, n, 9 GASNETI_ARGS9(__VA_ARGS__))
-#define gex_AM_CommitRequestMedium10(sd, h, n, ...) gasnetc_AMCommitRequestMedium(sd, h, n, 10 GASNETI_ARGS10(__VA_ARGS__))
-#define gex_AM_CommitRequestMedium11(sd, h, n, ...) gasnetc_AMCommitRequestMedium(sd, h, n, 11 GASNETI_ARGS11(__VA_ARGS__))
-#define gex_AM_CommitRequestMedium12(sd, h, n, ...) gasnetc_AMCommitRequestMedium(sd, h, n, 12 GASNETI_ARGS12(__VA_ARGS__))
-#define gex_AM_CommitRequestMedium13(sd, h, n, ...) gasnetc_AMCommitRequestMedium(sd, h, n, 13 GASNETI_ARGS13(__VA_ARGS__))
-#define gex_AM_CommitRequestMedium14(sd, h, n, ...) gasnetc_AMCommitRequestMedium(sd, h, n, 14 GASNETI_ARGS14(__VA_ARGS__))
-#define gex_AM_CommitRequestMedium15(sd, h, n, ...) gasnetc_AMCommitRequestMedium(sd, h, n, 15 GASNETI_ARGS15(__VA_ARGS__))
-#define gex_AM_CommitRequestMedium16(sd, h, n, ...) gasnetc_AMCommitRequestMedium(sd, h, n, 16 GASNETI_ARGS16(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium0(_sd, h, _n) gasnetc_AMCommitRequestMedium(_sd, h, _n, 0)
+#define gex_AM_CommitRequestMedium1(_sd, h, _n, ...) gasnetc_AMCommitRequestMedium(_sd, h, _n, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium2(_sd, h, _n, ...) gasnetc_AMCommitRequestMedium(_sd, h, _n, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium3(_sd, h, _n, ...) gasnetc_AMCommitRequestMedium(_sd, h, _n, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium4(_sd, h, _n, ...) gasnetc_AMCommitRequestMedium(_sd, h, _n, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium5(_sd, h, _n, ...) gasnetc_AMCommitRequestMedium(_sd, h, _n, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium6(_sd, h, _n, ...) gasnetc_AMCommitRequestMedium(_sd, h, _n, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium7(_sd, h, _n, ...) gasnetc_AMCommitRequestMedium(_sd, h, _n, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium8(_sd, h, _n, ...) gasnetc_AMCommitRequestMedium(_sd, h, _n, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium9(_sd, h, _n, ...) gasnetc_AMCommitRequestMedium(_sd, h, _n, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium10(_sd, h, _n, ...) gasnetc_AMCommitRequestMedium(_sd, h, _n, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium11(_sd, h, _n, ...) gasnetc_AMCommitRequestMedium(_sd, h, _n, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium12(_sd, h, _n, ...) gasnetc_AMCommitRequestMedium(_sd, h, _n, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium13(_sd, h, _n, ...) gasnetc_AMCommitRequestMedium(_sd, h, _n, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium14(_sd, h, _n, ...) gasnetc_AMCommitRequestMedium(_sd, h, _n, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium15(_sd, h, _n, ...) gasnetc_AMCommitRequestMedium(_sd, h, _n, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium16(_sd, h, _n, ...) gasnetc_AMCommitRequestMedium(_sd, h, _n, 16 GASNETI_ARGS16(__VA_ARGS__))
 
-#define gex_AM_CommitReplyMedium0(sd, h, n) gasnetc_AMCommitReplyMedium(sd, h, n, 0)
-#define gex_AM_CommitReplyMedium1(sd, h, n, ...) gasnetc_AMCommitReplyMedium(sd, h, n, 1 GASNETI_ARGS1(__VA_ARGS__))
-#define gex_AM_CommitReplyMedium2(sd, h, n, ...) gasnetc_AMCommitReplyMedium(sd, h, n, 2 GASNETI_ARGS2(__VA_ARGS__))
-#define gex_AM_CommitReplyMedium3(sd, h, n, ...) gasnetc_AMCommitReplyMedium(sd, h, n, 3 GASNETI_ARGS3(__VA_ARGS__))
-#define gex_AM_CommitReplyMedium4(sd, h, n, ...) gasnetc_AMCommitReplyMedium(sd, h, n, 4 GASNETI_ARGS4(__VA_ARGS__))
-#define gex_AM_CommitReplyMedium5(sd, h, n, ...) gasnetc_AMCommitReplyMedium(sd, h, n, 5 GASNETI_ARGS5(__VA_ARGS__))
-#define gex_AM_CommitReplyMedium6(sd, h, n, ...) gasnetc_AMCommitReplyMedium(sd, h, n, 6 GASNETI_ARGS6(__VA_ARGS__))
-#define gex_AM_CommitReplyMedium7(sd, h, n, ...) gasnetc_AMCommitReplyMedium(sd, h, n, 7 GASNETI_ARGS7(__VA_ARGS__))
-#define gex_AM_CommitReplyMedium8(sd, h, n, ...) gasnetc_AMCommitReplyMedium(sd, h, n, 8 GASNETI_ARGS8(__VA_ARGS__))
-#define gex_AM_CommitReplyMedium9(sd, h, n, ...) gasnetc_AMCommitReplyMedium(sd, h, n, 9 GASNETI_ARGS9(__VA_ARGS__))
-#define gex_AM_CommitReplyMedium10(sd, h, n, ...) gasnetc_AMCommitReplyMedium(sd, h, n, 10 GASNETI_ARGS10(__VA_ARGS__))
-#define gex_AM_CommitReplyMedium11(sd, h, n, ...) gasnetc_AMCommitReplyMedium(sd, h, n, 11 GASNETI_ARGS11(__VA_ARGS__))
-#define gex_AM_CommitReplyMedium12(sd, h, n, ...) gasnetc_AMCommitReplyMedium(sd, h, n, 12 GASNETI_ARGS12(__VA_ARGS__))
-#define gex_AM_CommitReplyMedium13(sd, h, n, ...) gasnetc_AMCommitReplyMedium(sd, h, n, 13 GASNETI_ARGS13(__VA_ARGS__))
-#define gex_AM_CommitReplyMedium14(sd, h, n, ...) gasnetc_AMCommitReplyMedium(sd, h, n, 14 GASNETI_ARGS14(__VA_ARGS__))
-#define gex_AM_CommitReplyMedium15(sd, h, n, ...) gasnetc_AMCommitReplyMedium(sd, h, n, 15 GASNETI_ARGS15(__VA_ARGS__))
-#define gex_AM_CommitReplyMedium16(sd, h, n, ...) gasnetc_AMCommitReplyMedium(sd, h, n, 16 GASNETI_ARGS16(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium0(_sd, h, _n) gasnetc_AMCommitReplyMedium(_sd, h, _n, 0)
+#define gex_AM_CommitReplyMedium1(_sd, h, _n, ...) gasnetc_AMCommitReplyMedium(_sd, h, _n, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium2(_sd, h, _n, ...) gasnetc_AMCommitReplyMedium(_sd, h, _n, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium3(_sd, h, _n, ...) gasnetc_AMCommitReplyMedium(_sd, h, _n, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium4(_sd, h, _n, ...) gasnetc_AMCommitReplyMedium(_sd, h, _n, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium5(_sd, h, _n, ...) gasnetc_AMCommitReplyMedium(_sd, h, _n, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium6(_sd, h, _n, ...) gasnetc_AMCommitReplyMedium(_sd, h, _n, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium7(_sd, h, _n, ...) gasnetc_AMCommitReplyMedium(_sd, h, _n, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium8(_sd, h, _n, ...) gasnetc_AMCommitReplyMedium(_sd, h, _n, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium9(_sd, h, _n, ...) gasnetc_AMCommitReplyMedium(_sd, h, _n, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium10(_sd, h, _n, ...) gasnetc_AMCommitReplyMedium(_sd, h, _n, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium11(_sd, h, _n, ...) gasnetc_AMCommitReplyMedium(_sd, h, _n, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium12(_sd, h, _n, ...) gasnetc_AMCommitReplyMedium(_sd, h, _n, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium13(_sd, h, _n, ...) gasnetc_AMCommitReplyMedium(_sd, h, _n, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium14(_sd, h, _n, ...) gasnetc_AMCommitReplyMedium(_sd, h, _n, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium15(_sd, h, _n, ...) gasnetc_AMCommitReplyMedium(_sd, h, _n, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium16(_sd, h, _n, ...) gasnetc_AMCommitReplyMedium(_sd, h, _n, 16 GASNETI_ARGS16(__VA_ARGS__))
 
-#define gex_AM_CommitRequestLong0(sd, h, n, d) gasnetc_AMCommitRequestLong(sd, h, n, d, 0)
-#define gex_AM_CommitRequestLong1(sd, h, n, d, ...) gasnetc_AMCommitRequestLong(sd, h, n, d, 1 GASNETI_ARGS1(__VA_ARGS__))
-#define gex_AM_CommitRequestLong2(sd, h, n, d, ...) gasnetc_AMCommitRequestLong(sd, h, n, d, 2 GASNETI_ARGS2(__VA_ARGS__))
-#define gex_AM_CommitRequestLong3(sd, h, n, d, ...) gasnetc_AMCommitRequestLong(sd, h, n, d, 3 GASNETI_ARGS3(__VA_ARGS__))
-#define gex_AM_CommitRequestLong4(sd, h, n, d, ...) gasnetc_AMCommitRequestLong(sd, h, n, d, 4 GASNETI_ARGS4(__VA_ARGS__))
-#define gex_AM_CommitRequestLong5(sd, h, n, d, ...) gasnetc_AMCommitRequestLong(sd, h, n, d, 5 GASNETI_ARGS5(__VA_ARGS__))
-#define gex_AM_CommitRequestLong6(sd, h, n, d, ...) gasnetc_AMCommitRequestLong(sd, h, n, d, 6 GASNETI_ARGS6(__VA_ARGS__))
-#define gex_AM_CommitRequestLong7(sd, h, n, d, ...) gasnetc_AMCommitRequestLong(sd, h, n, d, 7 GASNETI_ARGS7(__VA_ARGS__))
-#define gex_AM_CommitRequestLong8(sd, h, n, d, ...) gasnetc_AMCommitRequestLong(sd, h, n, d, 8 GASNETI_ARGS8(__VA_ARGS__))
-#define gex_AM_CommitRequestLong9(sd, h, n, d, ...) gasnetc_AMCommitRequestLong(sd, h, n, d, 9 GASNETI_ARGS9(__VA_ARGS__))
-#define gex_AM_CommitRequestLong10(sd, h, n, d, ...) gasnetc_AMCommitRequestLong(sd, h, n, d, 10 GASNETI_ARGS10(__VA_ARGS__))
-#define gex_AM_CommitRequestLong11(sd, h, n, d, ...) gasnetc_AMCommitRequestLong(sd, h, n, d, 11 GASNETI_ARGS11(__VA_ARGS__))
-#define gex_AM_CommitRequestLong12(sd, h, n, d, ...) gasnetc_AMCommitRequestLong(sd, h, n, d, 12 GASNETI_ARGS12(__VA_ARGS__))
-#define gex_AM_CommitRequestLong13(sd, h, n, d, ...) gasnetc_AMCommitRequestLong(sd, h, n, d, 13 GASNETI_ARGS13(__VA_ARGS__))
-#define gex_AM_CommitRequestLong14(sd, h, n, d, ...) gasnetc_AMCommitRequestLong(sd, h, n, d, 14 GASNETI_ARGS14(__VA_ARGS__))
-#define gex_AM_CommitRequestLong15(sd, h, n, d, ...) gasnetc_AMCommitRequestLong(sd, h, n, d, 15 GASNETI_ARGS15(__VA_ARGS__))
-#define gex_AM_CommitRequestLong16(sd, h, n, d, ...) gasnetc_AMCommitRequestLong(sd, h, n, d, 16 GASNETI_ARGS16(__VA_ARGS__))
+#define gex_AM_CommitRequestLong0(_sd, h, _n, _d) gasnetc_AMCommitRequestLong(_sd, h, _n, _d, 0)
+#define gex_AM_CommitRequestLong1(_sd, h, _n, _d, ...) gasnetc_AMCommitRequestLong(_sd, h, _n, _d, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gex_AM_CommitRequestLong2(_sd, h, _n, _d, ...) gasnetc_AMCommitRequestLong(_sd, h, _n, _d, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gex_AM_CommitRequestLong3(_sd, h, _n, _d, ...) gasnetc_AMCommitRequestLong(_sd, h, _n, _d, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gex_AM_CommitRequestLong4(_sd, h, _n, _d, ...) gasnetc_AMCommitRequestLong(_sd, h, _n, _d, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gex_AM_CommitRequestLong5(_sd, h, _n, _d, ...) gasnetc_AMCommitRequestLong(_sd, h, _n, _d, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gex_AM_CommitRequestLong6(_sd, h, _n, _d, ...) gasnetc_AMCommitRequestLong(_sd, h, _n, _d, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gex_AM_CommitRequestLong7(_sd, h, _n, _d, ...) gasnetc_AMCommitRequestLong(_sd, h, _n, _d, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gex_AM_CommitRequestLong8(_sd, h, _n, _d, ...) gasnetc_AMCommitRequestLong(_sd, h, _n, _d, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gex_AM_CommitRequestLong9(_sd, h, _n, _d, ...) gasnetc_AMCommitRequestLong(_sd, h, _n, _d, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gex_AM_CommitRequestLong10(_sd, h, _n, _d, ...) gasnetc_AMCommitRequestLong(_sd, h, _n, _d, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gex_AM_CommitRequestLong11(_sd, h, _n, _d, ...) gasnetc_AMCommitRequestLong(_sd, h, _n, _d, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gex_AM_CommitRequestLong12(_sd, h, _n, _d, ...) gasnetc_AMCommitRequestLong(_sd, h, _n, _d, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gex_AM_CommitRequestLong13(_sd, h, _n, _d, ...) gasnetc_AMCommitRequestLong(_sd, h, _n, _d, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gex_AM_CommitRequestLong14(_sd, h, _n, _d, ...) gasnetc_AMCommitRequestLong(_sd, h, _n, _d, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gex_AM_CommitRequestLong15(_sd, h, _n, _d, ...) gasnetc_AMCommitRequestLong(_sd, h, _n, _d, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gex_AM_CommitRequestLong16(_sd, h, _n, _d, ...) gasnetc_AMCommitRequestLong(_sd, h, _n, _d, 16 GASNETI_ARGS16(__VA_ARGS__))
 
-#define gex_AM_CommitReplyLong0(sd, h, n, d) gasnetc_AMCommitReplyLong(sd, h, n, d, 0)
-#define gex_AM_CommitReplyLong1(sd, h, n, d, ...) gasnetc_AMCommitReplyLong(sd, h, n, d, 1 GASNETI_ARGS1(__VA_ARGS__))
-#define gex_AM_CommitReplyLong2(sd, h, n, d, ...) gasnetc_AMCommitReplyLong(sd, h, n, d, 2 GASNETI_ARGS2(__VA_ARGS__))
-#define gex_AM_CommitReplyLong3(sd, h, n, d, ...) gasnetc_AMCommitReplyLong(sd, h, n, d, 3 GASNETI_ARGS3(__VA_ARGS__))
-#define gex_AM_CommitReplyLong4(sd, h, n, d, ...) gasnetc_AMCommitReplyLong(sd, h, n, d, 4 GASNETI_ARGS4(__VA_ARGS__))
-#define gex_AM_CommitReplyLong5(sd, h, n, d, ...) gasnetc_AMCommitReplyLong(sd, h, n, d, 5 GASNETI_ARGS5(__VA_ARGS__))
-#define gex_AM_CommitReplyLong6(sd, h, n, d, ...) gasnetc_AMCommitReplyLong(sd, h, n, d, 6 GASNETI_ARGS6(__VA_ARGS__))
-#define gex_AM_CommitReplyLong7(sd, h, n, d, ...) gasnetc_AMCommitReplyLong(sd, h, n, d, 7 GASNETI_ARGS7(__VA_ARGS__))
-#define gex_AM_CommitReplyLong8(sd, h, n, d, ...) gasnetc_AMCommitReplyLong(sd, h, n, d, 8 GASNETI_ARGS8(__VA_ARGS__))
-#define gex_AM_CommitReplyLong9(sd, h, n, d, ...) gasnetc_AMCommitReplyLong(sd, h, n, d, 9 GASNETI_ARGS9(__VA_ARGS__))
-#define gex_AM_CommitReplyLong10(sd, h, n, d, ...) gasnetc_AMCommitReplyLong(sd, h, n, d, 10 GASNETI_ARGS10(__VA_ARGS__))
-#define gex_AM_CommitReplyLong11(sd, h, n, d, ...) gasnetc_AMCommitReplyLong(sd, h, n, d, 11 GASNETI_ARGS11(__VA_ARGS__))
-#define gex_AM_CommitReplyLong12(sd, h, n, d, ...) gasnetc_AMCommitReplyLong(sd, h, n, d, 12 GASNETI_ARGS12(__VA_ARGS__))
-#define gex_AM_CommitReplyLong13(sd, h, n, d, ...) gasnetc_AMCommitReplyLong(sd, h, n, d, 13 GASNETI_ARGS13(__VA_ARGS__))
-#define gex_AM_CommitReplyLong14(sd, h, n, d, ...) gasnetc_AMCommitReplyLong(sd, h, n, d, 14 GASNETI_ARGS14(__VA_ARGS__))
-#define gex_AM_CommitReplyLong15(sd, h, n, d, ...) gasnetc_AMCommitReplyLong(sd, h, n, d, 15 GASNETI_ARGS15(__VA_ARGS__))
-#define gex_AM_CommitReplyLong16(sd, h, n, d, ...) gasnetc_AMCommitReplyLong(sd, h, n, d, 16 GASNETI_ARGS16(__VA_ARGS__))
+#define gex_AM_CommitReplyLong0(_sd, h, _n, _d) gasnetc_AMCommitReplyLong(_sd, h, _n, _d, 0)
+#define gex_AM_CommitReplyLong1(_sd, h, _n, _d, ...) gasnetc_AMCommitReplyLong(_sd, h, _n, _d, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gex_AM_CommitReplyLong2(_sd, h, _n, _d, ...) gasnetc_AMCommitReplyLong(_sd, h, _n, _d, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gex_AM_CommitReplyLong3(_sd, h, _n, _d, ...) gasnetc_AMCommitReplyLong(_sd, h, _n, _d, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gex_AM_CommitReplyLong4(_sd, h, _n, _d, ...) gasnetc_AMCommitReplyLong(_sd, h, _n, _d, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gex_AM_CommitReplyLong5(_sd, h, _n, _d, ...) gasnetc_AMCommitReplyLong(_sd, h, _n, _d, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gex_AM_CommitReplyLong6(_sd, h, _n, _d, ...) gasnetc_AMCommitReplyLong(_sd, h, _n, _d, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gex_AM_CommitReplyLong7(_sd, h, _n, _d, ...) gasnetc_AMCommitReplyLong(_sd, h, _n, _d, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gex_AM_CommitReplyLong8(_sd, h, _n, _d, ...) gasnetc_AMCommitReplyLong(_sd, h, _n, _d, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gex_AM_CommitReplyLong9(_sd, h, _n, _d, ...) gasnetc_AMCommitReplyLong(_sd, h, _n, _d, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gex_AM_CommitReplyLong10(_sd, h, _n, _d, ...) gasnetc_AMCommitReplyLong(_sd, h, _n, _d, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gex_AM_CommitReplyLong11(_sd, h, _n, _d, ...) gasnetc_AMCommitReplyLong(_sd, h, _n, _d, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gex_AM_CommitReplyLong12(_sd, h, _n, _d, ...) gasnetc_AMCommitReplyLong(_sd, h, _n, _d, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gex_AM_CommitReplyLong13(_sd, h, _n, _d, ...) gasnetc_AMCommitReplyLong(_sd, h, _n, _d, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gex_AM_CommitReplyLong14(_sd, h, _n, _d, ...) gasnetc_AMCommitReplyLong(_sd, h, _n, _d, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gex_AM_CommitReplyLong15(_sd, h, _n, _d, ...) gasnetc_AMCommitReplyLong(_sd, h, _n, _d, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gex_AM_CommitReplyLong16(_sd, h, _n, _d, ...) gasnetc_AMCommitReplyLong(_sd, h, _n, _d, 16 GASNETI_ARGS16(__VA_ARGS__))
 
 #ifdef __cplusplus
 }

@@ -29,7 +29,7 @@ static void check_initialised(gasnet_hsl_t *hsl, const char *call)
 {
     if (!hsl) gasneti_fatalerror("%s: NULL HSL", call);
 #ifdef GASNET_DEBUG
-    if (hsl->magic != GASNETI_HSL_MAGIC)
+    if (hsl->_magic != GASNETI_HSL_MAGIC)
         gasneti_fatalerror("%s(%p): the HSL was never initialised (or was destroyed)", call,
                            (void *)hsl);
 #endif
@@ -41,34 +41,34 @@ static void hsl_init(gasnet_hsl_t *hsl, const char *call)
 {
     if (!hsl) gasneti_fatalerror("%s: NULL HSL", call);
 #ifdef GASNET_DEBUG
-    if (hsl->magic == GASNETI_HSL_MAGIC)
+    if (hsl->_magic == GASNETI_HSL_MAGIC)
         gasneti_fatalerror("%s(%p): the HSL is already initialised", call, (void *)hsl);
 #endif
-    if (pthread_mutex_init(&hsl->lock, NULL) != 0)
+    if (pthread_mutex_init(&hsl->_lock, NULL) != 0)
         gasneti_fatalerror("%s(%p): pthread_mutex_init failed", call, (void *)hsl);
-    hsl->magic = GASNETI_HSL_MAGIC;
-    hsl->owner = NULL;
-    hsl->next = NULL;
+    hsl->_magic = GASNETI_HSL_MAGIC;
+    hsl->_owner = NULL;
+    hsl->_next = NULL;
 }
 
 static void hsl_destroy(gasnet_hsl_t *hsl, const char *call)
 {
     check_initialised(hsl, call);
 #ifdef GASNET_DEBUG
-    if (hsl->owner) gasneti_fatalerror("%s(%p): the HSL is locked", call, (void *)hsl);
+    if (hsl->_owner) gasneti_fatalerror("%s(%p): the HSL is locked", call, (void *)hsl);
 #endif
-    int rc = pthread_mutex_destroy(&hsl->lock);
+    int rc = pthread_mutex_destroy(&hsl->_lock);
     if (rc != 0)
         gasneti_fatalerror("%s(%p): %s", call, (void *)hsl,
                            rc == EBUSY ? "the HSL is locked" : "pthread_mutex_destroy failed");
-    hsl->magic = 0;
+    hsl->_magic = 0;
 }
 
 #ifdef GASNET_DEBUG
 static void note_locked(gasnet_hsl_t *hsl)
 {
-    hsl->owner = SELF;
-    hsl->next = ts.top;
+    hsl->_owner = SELF;
+    hsl->_next = ts.top;
     ts.top = hsl;
     ts.hsls++;
 }
@@ -78,11 +78,11 @@ static void hsl_lock(gasnet_hsl_t *hsl, const char *call)
 {
     check_initialised(hsl, call);
 #ifdef GASNET_DEBUG
-    if (hsl->owner == SELF)
+    if (hsl->_owner == SELF)
         gasneti_fatalerror("%s(%p): recursive locking of an HSL this thread holds", call,
                            (void *)hsl);
 #endif
-    pthread_mutex_lock(&hsl->lock);
+    pthread_mutex_lock(&hsl->_lock);
 #ifdef GASNET_DEBUG
     note_locked(hsl);
 #endif
@@ -92,11 +92,11 @@ static int hsl_trylock(gasnet_hsl_t *hsl, const char *call)
 {
     check_initialised(hsl, call);
 #ifdef GASNET_DEBUG
-    if (hsl->owner == SELF)
+    if (hsl->_owner == SELF)
         gasneti_fatalerror("%s(%p): recursive locking of an HSL this thread holds", call,
                            (void *)hsl);
 #endif
-    if (pthread_mutex_trylock(&hsl->lock) != 0) return GASNET_ERR_NOT_READY;
+    if (pthread_mutex_trylock(&hsl->_lock) != 0) return GASNET_ERR_NOT_READY;
 #ifdef GASNET_DEBUG
     note_locked(hsl);
 #endif
@@ -107,17 +107,17 @@ static void hsl_unlock(gasnet_hsl_t *hsl, const char *call)
 {
     check_initialised(hsl, call);
 #ifdef GASNET_DEBUG
-    if (hsl->owner != SELF)
+    if (hsl->_owner != SELF)
         gasneti_fatalerror("%s(%p): this thread does not hold the HSL", call, (void *)hsl);
     if (ts.top != hsl)
         gasneti_fatalerror("%s(%p): out-of-order unlock; HSL %p was locked after it and must be "
                            "unlocked first", call, (void *)hsl, (void *)ts.top);
-    ts.top = hsl->next;
+    ts.top = hsl->_next;
     ts.hsls--;
-    hsl->owner = NULL;
-    hsl->next = NULL;
+    hsl->_owner = NULL;
+    hsl->_next = NULL;
 #endif
-    pthread_mutex_unlock(&hsl->lock);
+    pthread_mutex_unlock(&hsl->_lock);
 }
 
 void gex_HSL_Init(gex_HSL_t *hsl) { hsl_init(hsl, "gex_HSL_Init"); }

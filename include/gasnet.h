@@ -26,7 +26,7 @@ extern "C" {
 #define GASNET_SPEC_VERSION_MINOR 8
 #define GASNET_VERSION GASNET_SPEC_VERSION_MAJOR
 
-#define gasnet_init GASNETI_CONCAT(gasnet_init_GASNET_, GASNETI_LINKCONFIG)
+#define gasnet_init GASNETI_INIT_NAME
 
 /* ---- types (spec 2; EX §16.2) */
 typedef gex_Rank_t gasnet_node_t;
@@ -50,123 +50,123 @@ typedef struct {
 } gasnet_memvec_t;
 
 /* ---- job control (spec 4) */
-int gasnet_init(int *argc, char ***argv);
-int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsize,
-                  uintptr_t minheapoffset);
+int gasnet_init(int *_argc, char ***_argv);
+int gasnet_attach(gasnet_handlerentry_t *_table, int _numentries, uintptr_t _segsize,
+                  uintptr_t _minheapoffset);
 #define gasnet_mynode() ((gasnet_node_t)gasneti_mynode)
 #define gasnet_nodes() ((gasnet_node_t)gasneti_nodes)
-void gasnet_QueryGexObjects(gex_Client_t *client_p, gex_EP_t *endpoint_p, gex_TM_t *tm_p,
-                            gex_Segment_t *segment_p);
+void gasnet_QueryGexObjects(gex_Client_t *_client_p, gex_EP_t *_endpoint_p, gex_TM_t *_tm_p,
+                            gex_Segment_t *_segment_p);
 
 /* ---- Active Messages (spec 5): the EX calls on the legacy team */
 #define gasnet_AMMaxArgs() ((size_t)gex_AM_MaxArgs())
 #define gasnet_AMMaxMedium() ((size_t)gex_AM_LUBRequestMedium())
 #define gasnet_AMMaxLongRequest() ((size_t)gex_AM_LUBRequestLong())
 #define gasnet_AMMaxLongReply() ((size_t)gex_AM_LUBReplyLong())
-int gasnet_AMGetMsgSource(gasnet_token_t token, gasnet_node_t *srcindex);
+int gasnet_AMGetMsgSource(gasnet_token_t _token, gasnet_node_t *_srcindex);
 
 /* ---- no-interrupt sections and handler-safe locks (spec 6) */
 void gasnet_hold_interrupts(void);
 void gasnet_resume_interrupts(void);
-void gasnet_hsl_init(gasnet_hsl_t *hsl);
-void gasnet_hsl_destroy(gasnet_hsl_t *hsl);
-void gasnet_hsl_lock(gasnet_hsl_t *hsl);
-int gasnet_hsl_trylock(gasnet_hsl_t *hsl);
-void gasnet_hsl_unlock(gasnet_hsl_t *hsl);
+void gasnet_hsl_init(gasnet_hsl_t *_hsl);
+void gasnet_hsl_destroy(gasnet_hsl_t *_hsl);
+void gasnet_hsl_lock(gasnet_hsl_t *_hsl);
+int gasnet_hsl_trylock(gasnet_hsl_t *_hsl);
+void gasnet_hsl_unlock(gasnet_hsl_t *_hsl);
 
 /* ---- extended API (spec 7). Errors are fatal, with a message naming the
  * node, the call and the bad value. */
 /* Puts and gets try the on-node fast path (gasnet_extended.h) first. */
-void gasnete_g1_get(void *dest, gasnet_node_t node, void *src, size_t nbytes);
-void gasnete_g1_put(gasnet_node_t node, void *dest, void *src, size_t nbytes);
-void gasnete_g1_get_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes);
-void gasnete_g1_put_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes);
-gasnet_handle_t gasnete_g1_get_nb(void *dest, gasnet_node_t node, void *src, size_t nbytes);
-gasnet_handle_t gasnete_g1_put_nb(gasnet_node_t node, void *dest, void *src, size_t nbytes);
-gasnet_handle_t gasnete_g1_get_nb_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes);
-gasnet_handle_t gasnete_g1_put_nb_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes);
-void gasnete_g1_get_nbi(void *dest, gasnet_node_t node, void *src, size_t nbytes);
-void gasnete_g1_put_nbi(gasnet_node_t node, void *dest, void *src, size_t nbytes);
-void gasnete_g1_get_nbi_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes);
-void gasnete_g1_put_nbi_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes);
+void gasnete_g1_get(void *_dest, gasnet_node_t _node, void *_src, size_t _nbytes);
+void gasnete_g1_put(gasnet_node_t _node, void *_dest, void *_src, size_t _nbytes);
+void gasnete_g1_get_bulk(void *_dest, gasnet_node_t _node, void *_src, size_t _nbytes);
+void gasnete_g1_put_bulk(gasnet_node_t _node, void *_dest, void *_src, size_t _nbytes);
+gasnet_handle_t gasnete_g1_get_nb(void *_dest, gasnet_node_t _node, void *_src, size_t _nbytes);
+gasnet_handle_t gasnete_g1_put_nb(gasnet_node_t _node, void *_dest, void *_src, size_t _nbytes);
+gasnet_handle_t gasnete_g1_get_nb_bulk(void *_dest, gasnet_node_t _node, void *_src, size_t _nbytes);
+gasnet_handle_t gasnete_g1_put_nb_bulk(gasnet_node_t _node, void *_dest, void *_src, size_t _nbytes);
+void gasnete_g1_get_nbi(void *_dest, gasnet_node_t _node, void *_src, size_t _nbytes);
+void gasnete_g1_put_nbi(gasnet_node_t _node, void *_dest, void *_src, size_t _nbytes);
+void gasnete_g1_get_nbi_bulk(void *_dest, gasnet_node_t _node, void *_src, size_t _nbytes);
+void gasnete_g1_put_nbi_bulk(gasnet_node_t _node, void *_dest, void *_src, size_t _nbytes);
 
-static inline void gasnet_get(void *dest, gasnet_node_t node, void *src, size_t nbytes)
+static inline void gasnet_get(void *_dest, gasnet_node_t _node, void *_src, size_t _nbytes)
 {
-    if (!gasneti_fast_get(gasneti_tm0, dest, node, src, nbytes, 0)) gasnete_g1_get(dest, node, src, nbytes);
+    if (!gasneti_fast_get(gasneti_tm0, _dest, _node, _src, _nbytes, 0)) gasnete_g1_get(_dest, _node, _src, _nbytes);
 }
 
-static inline void gasnet_put(gasnet_node_t node, void *dest, void *src, size_t nbytes)
+static inline void gasnet_put(gasnet_node_t _node, void *_dest, void *_src, size_t _nbytes)
 {
-    if (!gasneti_fast_put(gasneti_tm0, node, dest, src, nbytes, 0)) gasnete_g1_put(node, dest, src, nbytes);
+    if (!gasneti_fast_put(gasneti_tm0, _node, _dest, _src, _nbytes, 0)) gasnete_g1_put(_node, _dest, _src, _nbytes);
 }
 
-static inline void gasnet_get_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes)
+static inline void gasnet_get_bulk(void *_dest, gasnet_node_t _node, void *_src, size_t _nbytes)
 {
-    if (!gasneti_fast_get(gasneti_tm0, dest, node, src, nbytes, 0)) gasnete_g1_get_bulk(dest, node, src, nbytes);
+    if (!gasneti_fast_get(gasneti_tm0, _dest, _node, _src, _nbytes, 0)) gasnete_g1_get_bulk(_dest, _node, _src, _nbytes);
 }
 
-static inline void gasnet_put_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes)
+static inline void gasnet_put_bulk(gasnet_node_t _node, void *_dest, void *_src, size_t _nbytes)
 {
-    if (!gasneti_fast_put(gasneti_tm0, node, dest, src, nbytes, 0)) gasnete_g1_put_bulk(node, dest, src, nbytes);
+    if (!gasneti_fast_put(gasneti_tm0, _node, _dest, _src, _nbytes, 0)) gasnete_g1_put_bulk(_node, _dest, _src, _nbytes);
 }
 
-static inline gasnet_handle_t gasnet_get_nb(void *dest, gasnet_node_t node, void *src, size_t nbytes)
+static inline gasnet_handle_t gasnet_get_nb(void *_dest, gasnet_node_t _node, void *_src, size_t _nbytes)
 {
-    if (gasneti_fast_get(gasneti_tm0, dest, node, src, nbytes, 0)) return GASNET_INVALID_HANDLE;
-    return gasnete_g1_get_nb(dest, node, src, nbytes);
+    if (gasneti_fast_get(gasneti_tm0, _dest, _node, _src, _nbytes, 0)) return GASNET_INVALID_HANDLE;
+    return gasnete_g1_get_nb(_dest, _node, _src, _nbytes);
 }
 
-static inline gasnet_handle_t gasnet_put_nb(gasnet_node_t node, void *dest, void *src, size_t nbytes)
+static inline gasnet_handle_t gasnet_put_nb(gasnet_node_t _node, void *_dest, void *_src, size_t _nbytes)
 {
-    if (gasneti_fast_put(gasneti_tm0, node, dest, src, nbytes, 0)) return GASNET_INVALID_HANDLE;
-    return gasnete_g1_put_nb(node, dest, src, nbytes);
+    if (gasneti_fast_put(gasneti_tm0, _node, _dest, _src, _nbytes, 0)) return GASNET_INVALID_HANDLE;
+    return gasnete_g1_put_nb(_node, _dest, _src, _nbytes);
 }
 
-static inline gasnet_handle_t gasnet_get_nb_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes)
+static inline gasnet_handle_t gasnet_get_nb_bulk(void *_dest, gasnet_node_t _node, void *_src, size_t _nbytes)
 {
-    if (gasneti_fast_get(gasneti_tm0, dest, node, src, nbytes, 0)) return GASNET_INVALID_HANDLE;
-    return gasnete_g1_get_nb_bulk(dest, node, src, nbytes);
+    if (gasneti_fast_get(gasneti_tm0, _dest, _node, _src, _nbytes, 0)) return GASNET_INVALID_HANDLE;
+    return gasnete_g1_get_nb_bulk(_dest, _node, _src, _nbytes);
 }
 
-static inline gasnet_handle_t gasnet_put_nb_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes)
+static inline gasnet_handle_t gasnet_put_nb_bulk(gasnet_node_t _node, void *_dest, void *_src, size_t _nbytes)
 {
-    if (gasneti_fast_put(gasneti_tm0, node, dest, src, nbytes, 0)) return GASNET_INVALID_HANDLE;
-    return gasnete_g1_put_nb_bulk(node, dest, src, nbytes);
+    if (gasneti_fast_put(gasneti_tm0, _node, _dest, _src, _nbytes, 0)) return GASNET_INVALID_HANDLE;
+    return gasnete_g1_put_nb_bulk(_node, _dest, _src, _nbytes);
 }
 
-static inline void gasnet_get_nbi(void *dest, gasnet_node_t node, void *src, size_t nbytes)
+static inline void gasnet_get_nbi(void *_dest, gasnet_node_t _node, void *_src, size_t _nbytes)
 {
-    if (!gasneti_fast_get(gasneti_tm0, dest, node, src, nbytes, 0)) gasnete_g1_get_nbi(dest, node, src, nbytes);
+    if (!gasneti_fast_get(gasneti_tm0, _dest, _node, _src, _nbytes, 0)) gasnete_g1_get_nbi(_dest, _node, _src, _nbytes);
 }
 
-static inline void gasnet_put_nbi(gasnet_node_t node, void *dest, void *src, size_t nbytes)
+static inline void gasnet_put_nbi(gasnet_node_t _node, void *_dest, void *_src, size_t _nbytes)
 {
-    if (!gasneti_fast_put(gasneti_tm0, node, dest, src, nbytes, 0)) gasnete_g1_put_nbi(node, dest, src, nbytes);
+    if (!gasneti_fast_put(gasneti_tm0, _node, _dest, _src, _nbytes, 0)) gasnete_g1_put_nbi(_node, _dest, _src, _nbytes);
 }
 
-static inline void gasnet_get_nbi_bulk(void *dest, gasnet_node_t node, void *src, size_t nbytes)
+static inline void gasnet_get_nbi_bulk(void *_dest, gasnet_node_t _node, void *_src, size_t _nbytes)
 {
-    if (!gasneti_fast_get(gasneti_tm0, dest, node, src, nbytes, 0)) gasnete_g1_get_nbi_bulk(dest, node, src, nbytes);
+    if (!gasneti_fast_get(gasneti_tm0, _dest, _node, _src, _nbytes, 0)) gasnete_g1_get_nbi_bulk(_dest, _node, _src, _nbytes);
 }
 
-static inline void gasnet_put_nbi_bulk(gasnet_node_t node, void *dest, void *src, size_t nbytes)
+static inline void gasnet_put_nbi_bulk(gasnet_node_t _node, void *_dest, void *_src, size_t _nbytes)
 {
-    if (!gasneti_fast_put(gasneti_tm0, node, dest, src, nbytes, 0)) gasnete_g1_put_nbi_bulk(node, dest, src, nbytes);
+    if (!gasneti_fast_put(gasneti_tm0, _node, _dest, _src, _nbytes, 0)) gasnete_g1_put_nbi_bulk(_node, _dest, _src, _nbytes);
 }
 
-void gasnet_memset(gasnet_node_t node, void *dest, int val, size_t nbytes);
-gasnet_handle_t gasnet_memset_nb(gasnet_node_t node, void *dest, int val, size_t nbytes);
-void gasnet_memset_nbi(gasnet_node_t node, void *dest, int val, size_t nbytes);
+void gasnet_memset(gasnet_node_t _node, void *_dest, int _val, size_t _nbytes);
+gasnet_handle_t gasnet_memset_nb(gasnet_node_t _node, void *_dest, int _val, size_t _nbytes);
+void gasnet_memset_nbi(gasnet_node_t _node, void *_dest, int _val, size_t _nbytes);
 
-void gasnet_wait_syncnb(gasnet_handle_t handle);
-int gasnet_try_syncnb(gasnet_handle_t handle);
-void gasnet_wait_syncnb_all(gasnet_handle_t *handles, size_t numhandles);
-int gasnet_try_syncnb_all(gasnet_handle_t *handles, size_t numhandles);
-void gasnet_wait_syncnb_some(gasnet_handle_t *handles, size_t numhandles);
-int gasnet_try_syncnb_some(gasnet_handle_t *handles, size_t numhandles);
-int gasnet_try_syncnb_nopoll(gasnet_handle_t handle);
-int gasnet_try_syncnb_all_nopoll(gasnet_handle_t *handles, size_t numhandles);
-int gasnet_try_syncnb_some_nopoll(gasnet_handle_t *handles, size_t numhandles);
+void gasnet_wait_syncnb(gasnet_handle_t _handle);
+int gasnet_try_syncnb(gasnet_handle_t _handle);
+void gasnet_wait_syncnb_all(gasnet_handle_t *_handles, size_t _numhandles);
+int gasnet_try_syncnb_all(gasnet_handle_t *_handles, size_t _numhandles);
+void gasnet_wait_syncnb_some(gasnet_handle_t *_handles, size_t _numhandles);
+int gasnet_try_syncnb_some(gasnet_handle_t *_handles, size_t _numhandles);
+int gasnet_try_syncnb_nopoll(gasnet_handle_t _handle);
+int gasnet_try_syncnb_all_nopoll(gasnet_handle_t *_handles, size_t _numhandles);
+int gasnet_try_syncnb_some_nopoll(gasnet_handle_t *_handles, size_t _numhandles);
 
 void gasnet_wait_syncnbi_gets(void);
 void gasnet_wait_syncnbi_puts(void);
@@ -178,69 +178,69 @@ int gasnet_try_syncnbi_all(void);
 void gasnet_begin_nbi_accessregion(void);
 gasnet_handle_t gasnet_end_nbi_accessregion(void);
 
-void gasnet_put_val(gasnet_node_t node, void *dest, gasnet_register_value_t value, size_t nbytes);
-gasnet_handle_t gasnet_put_nb_val(gasnet_node_t node, void *dest, gasnet_register_value_t value,
-                                  size_t nbytes);
-void gasnet_put_nbi_val(gasnet_node_t node, void *dest, gasnet_register_value_t value,
-                        size_t nbytes);
-gasnet_register_value_t gasnet_get_val(gasnet_node_t node, void *src, size_t nbytes);
-gasnet_valget_handle_t gasnet_get_nb_val(gasnet_node_t node, void *src, size_t nbytes);
-gasnet_register_value_t gasnet_wait_syncnb_valget(gasnet_valget_handle_t handle);
+void gasnet_put_val(gasnet_node_t _node, void *_dest, gasnet_register_value_t _value, size_t _nbytes);
+gasnet_handle_t gasnet_put_nb_val(gasnet_node_t _node, void *_dest, gasnet_register_value_t _value,
+                                  size_t _nbytes);
+void gasnet_put_nbi_val(gasnet_node_t _node, void *_dest, gasnet_register_value_t _value,
+                        size_t _nbytes);
+gasnet_register_value_t gasnet_get_val(gasnet_node_t _node, void *_src, size_t _nbytes);
+gasnet_valget_handle_t gasnet_get_nb_val(gasnet_node_t _node, void *_src, size_t _nbytes);
+gasnet_register_value_t gasnet_wait_syncnb_valget(gasnet_valget_handle_t _handle);
 
 /* ---- GASNet-1 VIS (EX §16.4): the gex_VIS_* calls (gasnet_vis.h) on the
  * legacy team, flags 0, with GASNet-1 names in their error messages.
  * Strided metadata is translated: elemsz = count[0], the EX counts are
  * count[1..stridelevels], and the strides (size_t here) must not
  * transpose: strides[0] >= count[0], strides[i] >= count[i] * strides[i-1]. */
-void gasnet_putv_bulk(gasnet_node_t dstnode, size_t dstcount, gasnet_memvec_t dstlist[],
-                      size_t srccount, gasnet_memvec_t srclist[]);
-void gasnet_getv_bulk(size_t dstcount, gasnet_memvec_t dstlist[], gasnet_node_t srcnode,
-                      size_t srccount, gasnet_memvec_t srclist[]);
-void gasnet_puti_bulk(gasnet_node_t dstnode, size_t dstcount, void *dstlist[], size_t dstlen,
-                      size_t srccount, void *srclist[], size_t srclen);
-void gasnet_geti_bulk(size_t dstcount, void *dstlist[], size_t dstlen, gasnet_node_t srcnode,
-                      size_t srccount, void *srclist[], size_t srclen);
-void gasnet_puts_bulk(gasnet_node_t dstnode, void *dstaddr, const size_t dststrides[],
-                      void *srcaddr, const size_t srcstrides[], const size_t count[],
-                      size_t stridelevels);
-void gasnet_gets_bulk(void *dstaddr, const size_t dststrides[], gasnet_node_t srcnode,
-                      void *srcaddr, const size_t srcstrides[], const size_t count[],
-                      size_t stridelevels);
-gasnet_handle_t gasnet_putv_nb_bulk(gasnet_node_t dstnode, size_t dstcount,
-                                    gasnet_memvec_t dstlist[], size_t srccount,
-                                    gasnet_memvec_t srclist[]);
-gasnet_handle_t gasnet_getv_nb_bulk(size_t dstcount, gasnet_memvec_t dstlist[],
-                                    gasnet_node_t srcnode, size_t srccount,
-                                    gasnet_memvec_t srclist[]);
-gasnet_handle_t gasnet_puti_nb_bulk(gasnet_node_t dstnode, size_t dstcount, void *dstlist[],
-                                    size_t dstlen, size_t srccount, void *srclist[],
-                                    size_t srclen);
-gasnet_handle_t gasnet_geti_nb_bulk(size_t dstcount, void *dstlist[], size_t dstlen,
-                                    gasnet_node_t srcnode, size_t srccount, void *srclist[],
-                                    size_t srclen);
-gasnet_handle_t gasnet_puts_nb_bulk(gasnet_node_t dstnode, void *dstaddr,
-                                    const size_t dststrides[], void *srcaddr,
-                                    const size_t srcstrides[], const size_t count[],
-                                    size_t stridelevels);
-gasnet_handle_t gasnet_gets_nb_bulk(void *dstaddr, const size_t dststrides[],
-                                    gasnet_node_t srcnode, void *srcaddr,
-                                    const size_t srcstrides[], const size_t count[],
-                                    size_t stridelevels);
-void gasnet_putv_nbi_bulk(gasnet_node_t dstnode, size_t dstcount, gasnet_memvec_t dstlist[],
-                          size_t srccount, gasnet_memvec_t srclist[]);
-void gasnet_getv_nbi_bulk(size_t dstcount, gasnet_memvec_t dstlist[], gasnet_node_t srcnode,
-                          size_t srccount, gasnet_memvec_t srclist[]);
-void gasnet_puti_nbi_bulk(gasnet_node_t dstnode, size_t dstcount, void *dstlist[],
-                          size_t dstlen, size_t srccount, void *srclist[], size_t srclen);
-void gasnet_geti_nbi_bulk(size_t dstcount, void *dstlist[], size_t dstlen,
-                          gasnet_node_t srcnode, size_t srccount, void *srclist[],
-                          size_t srclen);
-void gasnet_puts_nbi_bulk(gasnet_node_t dstnode, void *dstaddr, const size_t dststrides[],
-                          void *srcaddr, const size_t srcstrides[], const size_t count[],
-                          size_t stridelevels);
-void gasnet_gets_nbi_bulk(void *dstaddr, const size_t dststrides[], gasnet_node_t srcnode,
-                          void *srcaddr, const size_t srcstrides[], const size_t count[],
-                          size_t stridelevels);
+void gasnet_putv_bulk(gasnet_node_t _dstnode, size_t _dstcount, gasnet_memvec_t _dstlist[],
+                      size_t _srccount, gasnet_memvec_t _srclist[]);
+void gasnet_getv_bulk(size_t _dstcount, gasnet_memvec_t _dstlist[], gasnet_node_t _srcnode,
+                      size_t _srccount, gasnet_memvec_t _srclist[]);
+void gasnet_puti_bulk(gasnet_node_t _dstnode, size_t _dstcount, void *_dstlist[], size_t _dstlen,
+                      size_t _srccount, void *_srclist[], size_t _srclen);
+void gasnet_geti_bulk(size_t _dstcount, void *_dstlist[], size_t _dstlen, gasnet_node_t _srcnode,
+                      size_t _srccount, void *_srclist[], size_t _srclen);
+void gasnet_puts_bulk(gasnet_node_t _dstnode, void *_dstaddr, const size_t _dststrides[],
+                      void *_srcaddr, const size_t _srcstrides[], const size_t _count[],
+                      size_t _stridelevels);
+void gasnet_gets_bulk(void *_dstaddr, const size_t _dststrides[], gasnet_node_t _srcnode,
+                      void *_srcaddr, const size_t _srcstrides[], const size_t _count[],
+                      size_t _stridelevels);
+gasnet_handle_t gasnet_putv_nb_bulk(gasnet_node_t _dstnode, size_t _dstcount,
+                                    gasnet_memvec_t _dstlist[], size_t _srccount,
+                                    gasnet_memvec_t _srclist[]);
+gasnet_handle_t gasnet_getv_nb_bulk(size_t _dstcount, gasnet_memvec_t _dstlist[],
+                                    gasnet_node_t _srcnode, size_t _srccount,
+                                    gasnet_memvec_t _srclist[]);
+gasnet_handle_t gasnet_puti_nb_bulk(gasnet_node_t _dstnode, size_t _dstcount, void *_dstlist[],
+                                    size_t _dstlen, size_t _srccount, void *_srclist[],
+                                    size_t _srclen);
+gasnet_handle_t gasnet_geti_nb_bulk(size_t _dstcount, void *_dstlist[], size_t _dstlen,
+                                    gasnet_node_t _srcnode, size_t _srccount, void *_srclist[],
+                                    size_t _srclen);
+gasnet_handle_t gasnet_puts_nb_bulk(gasnet_node_t _dstnode, void *_dstaddr,
+                                    const size_t _dststrides[], void *_srcaddr,
+                                    const size_t _srcstrides[], const size_t _count[],
+                                    size_t _stridelevels);
+gasnet_handle_t gasnet_gets_nb_bulk(void *_dstaddr, const size_t _dststrides[],
+                                    gasnet_node_t _srcnode, void *_srcaddr,
+                                    const size_t _srcstrides[], const size_t _count[],
+                                    size_t _stridelevels);
+void gasnet_putv_nbi_bulk(gasnet_node_t _dstnode, size_t _dstcount, gasnet_memvec_t _dstlist[],
+                          size_t _srccount, gasnet_memvec_t _srclist[]);
+void gasnet_getv_nbi_bulk(size_t _dstcount, gasnet_memvec_t _dstlist[], gasnet_node_t _srcnode,
+                          size_t _srccount, gasnet_memvec_t _srclist[]);
+void gasnet_puti_nbi_bulk(gasnet_node_t _dstnode, size_t _dstcount, void *_dstlist[],
+                          size_t _dstlen, size_t _srccount, void *_srclist[], size_t _srclen);
+void gasnet_geti_nbi_bulk(size_t _dstcount, void *_dstlist[], size_t _dstlen,
+                          gasnet_node_t _srcnode, size_t _srccount, void *_srclist[],
+                          size_t _srclen);
+void gasnet_puts_nbi_bulk(gasnet_node_t _dstnode, void *_dstaddr, const size_t _dststrides[],
+                          void *_srcaddr, const size_t _srcstrides[], const size_t _count[],
+                          size_t _stridelevels);
+void gasnet_gets_nbi_bulk(void *_dstaddr, const size_t _dststrides[], gasnet_node_t _srcnode,
+                          void *_srcaddr, const size_t _srcstrides[], const size_t _count[],
+                          size_t _stridelevels);
 
 /* GASNet-1's barrier flag for images (no longer in EX) */
 #define GASNET_BARRIERFLAG_IMAGES 4
@@ -248,77 +248,77 @@ void gasnet_gets_nbi_bulk(void *dstaddr, const size_t dststrides[], gasnet_node_
 /* ---- the numbered AM families, as EX calls on the legacy team; each
  * returns 0 or a GASNET_ERR_* code */
 
-#define gasnet_AMRequestShort0(d, h) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 0)
-#define gasnet_AMRequestShort1(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 1 GASNETI_ARGS1(__VA_ARGS__))
-#define gasnet_AMRequestShort2(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 2 GASNETI_ARGS2(__VA_ARGS__))
-#define gasnet_AMRequestShort3(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 3 GASNETI_ARGS3(__VA_ARGS__))
-#define gasnet_AMRequestShort4(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 4 GASNETI_ARGS4(__VA_ARGS__))
-#define gasnet_AMRequestShort5(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 5 GASNETI_ARGS5(__VA_ARGS__))
-#define gasnet_AMRequestShort6(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 6 GASNETI_ARGS6(__VA_ARGS__))
-#define gasnet_AMRequestShort7(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 7 GASNETI_ARGS7(__VA_ARGS__))
-#define gasnet_AMRequestShort8(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 8 GASNETI_ARGS8(__VA_ARGS__))
-#define gasnet_AMRequestShort9(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 9 GASNETI_ARGS9(__VA_ARGS__))
-#define gasnet_AMRequestShort10(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 10 GASNETI_ARGS10(__VA_ARGS__))
-#define gasnet_AMRequestShort11(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 11 GASNETI_ARGS11(__VA_ARGS__))
-#define gasnet_AMRequestShort12(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 12 GASNETI_ARGS12(__VA_ARGS__))
-#define gasnet_AMRequestShort13(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 13 GASNETI_ARGS13(__VA_ARGS__))
-#define gasnet_AMRequestShort14(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 14 GASNETI_ARGS14(__VA_ARGS__))
-#define gasnet_AMRequestShort15(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 15 GASNETI_ARGS15(__VA_ARGS__))
-#define gasnet_AMRequestShort16(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, 16 GASNETI_ARGS16(__VA_ARGS__))
+#define gasnet_AMRequestShort0(_d, h) gasnetc_AMRequestShort(gasneti_tm0, _d, h, GASNETI_FLAG_LEGACY_CALL, 0)
+#define gasnet_AMRequestShort1(_d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, _d, h, GASNETI_FLAG_LEGACY_CALL, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gasnet_AMRequestShort2(_d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, _d, h, GASNETI_FLAG_LEGACY_CALL, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gasnet_AMRequestShort3(_d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, _d, h, GASNETI_FLAG_LEGACY_CALL, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gasnet_AMRequestShort4(_d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, _d, h, GASNETI_FLAG_LEGACY_CALL, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gasnet_AMRequestShort5(_d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, _d, h, GASNETI_FLAG_LEGACY_CALL, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gasnet_AMRequestShort6(_d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, _d, h, GASNETI_FLAG_LEGACY_CALL, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gasnet_AMRequestShort7(_d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, _d, h, GASNETI_FLAG_LEGACY_CALL, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gasnet_AMRequestShort8(_d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, _d, h, GASNETI_FLAG_LEGACY_CALL, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gasnet_AMRequestShort9(_d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, _d, h, GASNETI_FLAG_LEGACY_CALL, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gasnet_AMRequestShort10(_d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, _d, h, GASNETI_FLAG_LEGACY_CALL, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gasnet_AMRequestShort11(_d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, _d, h, GASNETI_FLAG_LEGACY_CALL, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gasnet_AMRequestShort12(_d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, _d, h, GASNETI_FLAG_LEGACY_CALL, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gasnet_AMRequestShort13(_d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, _d, h, GASNETI_FLAG_LEGACY_CALL, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gasnet_AMRequestShort14(_d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, _d, h, GASNETI_FLAG_LEGACY_CALL, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gasnet_AMRequestShort15(_d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, _d, h, GASNETI_FLAG_LEGACY_CALL, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gasnet_AMRequestShort16(_d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, _d, h, GASNETI_FLAG_LEGACY_CALL, 16 GASNETI_ARGS16(__VA_ARGS__))
 
-#define gasnet_AMRequestMedium0(d, h, s, n) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 0)
-#define gasnet_AMRequestMedium1(d, h, s, n, ...) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 1 GASNETI_ARGS1(__VA_ARGS__))
-#define gasnet_AMRequestMedium2(d, h, s, n, ...) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 2 GASNETI_ARGS2(__VA_ARGS__))
-#define gasnet_AMRequestMedium3(d, h, s, n, ...) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 3 GASNETI_ARGS3(__VA_ARGS__))
-#define gasnet_AMRequestMedium4(d, h, s, n, ...) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 4 GASNETI_ARGS4(__VA_ARGS__))
-#define gasnet_AMRequestMedium5(d, h, s, n, ...) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 5 GASNETI_ARGS5(__VA_ARGS__))
-#define gasnet_AMRequestMedium6(d, h, s, n, ...) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 6 GASNETI_ARGS6(__VA_ARGS__))
-#define gasnet_AMRequestMedium7(d, h, s, n, ...) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 7 GASNETI_ARGS7(__VA_ARGS__))
-#define gasnet_AMRequestMedium8(d, h, s, n, ...) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 8 GASNETI_ARGS8(__VA_ARGS__))
-#define gasnet_AMRequestMedium9(d, h, s, n, ...) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 9 GASNETI_ARGS9(__VA_ARGS__))
-#define gasnet_AMRequestMedium10(d, h, s, n, ...) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 10 GASNETI_ARGS10(__VA_ARGS__))
-#define gasnet_AMRequestMedium11(d, h, s, n, ...) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 11 GASNETI_ARGS11(__VA_ARGS__))
-#define gasnet_AMRequestMedium12(d, h, s, n, ...) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 12 GASNETI_ARGS12(__VA_ARGS__))
-#define gasnet_AMRequestMedium13(d, h, s, n, ...) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 13 GASNETI_ARGS13(__VA_ARGS__))
-#define gasnet_AMRequestMedium14(d, h, s, n, ...) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 14 GASNETI_ARGS14(__VA_ARGS__))
-#define gasnet_AMRequestMedium15(d, h, s, n, ...) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 15 GASNETI_ARGS15(__VA_ARGS__))
-#define gasnet_AMRequestMedium16(d, h, s, n, ...) gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 16 GASNETI_ARGS16(__VA_ARGS__))
+#define gasnet_AMRequestMedium0(_d, h, _s, _n) gasnetc_AMRequestMedium(gasneti_tm0, _d, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 0)
+#define gasnet_AMRequestMedium1(_d, h, _s, _n, ...) gasnetc_AMRequestMedium(gasneti_tm0, _d, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gasnet_AMRequestMedium2(_d, h, _s, _n, ...) gasnetc_AMRequestMedium(gasneti_tm0, _d, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gasnet_AMRequestMedium3(_d, h, _s, _n, ...) gasnetc_AMRequestMedium(gasneti_tm0, _d, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gasnet_AMRequestMedium4(_d, h, _s, _n, ...) gasnetc_AMRequestMedium(gasneti_tm0, _d, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gasnet_AMRequestMedium5(_d, h, _s, _n, ...) gasnetc_AMRequestMedium(gasneti_tm0, _d, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gasnet_AMRequestMedium6(_d, h, _s, _n, ...) gasnetc_AMRequestMedium(gasneti_tm0, _d, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gasnet_AMRequestMedium7(_d, h, _s, _n, ...) gasnetc_AMRequestMedium(gasneti_tm0, _d, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gasnet_AMRequestMedium8(_d, h, _s, _n, ...) gasnetc_AMRequestMedium(gasneti_tm0, _d, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gasnet_AMRequestMedium9(_d, h, _s, _n, ...) gasnetc_AMRequestMedium(gasneti_tm0, _d, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gasnet_AMRequestMedium10(_d, h, _s, _n, ...) gasnetc_AMRequestMedium(gasneti_tm0, _d, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gasnet_AMRequestMedium11(_d, h, _s, _n, ...) gasnetc_AMRequestMedium(gasneti_tm0, _d, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gasnet_AMRequestMedium12(_d, h, _s, _n, ...) gasnetc_AMRequestMedium(gasneti_tm0, _d, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gasnet_AMRequestMedium13(_d, h, _s, _n, ...) gasnetc_AMRequestMedium(gasneti_tm0, _d, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gasnet_AMRequestMedium14(_d, h, _s, _n, ...) gasnetc_AMRequestMedium(gasneti_tm0, _d, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gasnet_AMRequestMedium15(_d, h, _s, _n, ...) gasnetc_AMRequestMedium(gasneti_tm0, _d, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gasnet_AMRequestMedium16(_d, h, _s, _n, ...) gasnetc_AMRequestMedium(gasneti_tm0, _d, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 16 GASNETI_ARGS16(__VA_ARGS__))
 
-#define gasnet_AMRequestLong0(d, h, s, n, a) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 0)
-#define gasnet_AMRequestLong1(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 1 GASNETI_ARGS1(__VA_ARGS__))
-#define gasnet_AMRequestLong2(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 2 GASNETI_ARGS2(__VA_ARGS__))
-#define gasnet_AMRequestLong3(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 3 GASNETI_ARGS3(__VA_ARGS__))
-#define gasnet_AMRequestLong4(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 4 GASNETI_ARGS4(__VA_ARGS__))
-#define gasnet_AMRequestLong5(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 5 GASNETI_ARGS5(__VA_ARGS__))
-#define gasnet_AMRequestLong6(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 6 GASNETI_ARGS6(__VA_ARGS__))
-#define gasnet_AMRequestLong7(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 7 GASNETI_ARGS7(__VA_ARGS__))
-#define gasnet_AMRequestLong8(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 8 GASNETI_ARGS8(__VA_ARGS__))
-#define gasnet_AMRequestLong9(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 9 GASNETI_ARGS9(__VA_ARGS__))
-#define gasnet_AMRequestLong10(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 10 GASNETI_ARGS10(__VA_ARGS__))
-#define gasnet_AMRequestLong11(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 11 GASNETI_ARGS11(__VA_ARGS__))
-#define gasnet_AMRequestLong12(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 12 GASNETI_ARGS12(__VA_ARGS__))
-#define gasnet_AMRequestLong13(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 13 GASNETI_ARGS13(__VA_ARGS__))
-#define gasnet_AMRequestLong14(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 14 GASNETI_ARGS14(__VA_ARGS__))
-#define gasnet_AMRequestLong15(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 15 GASNETI_ARGS15(__VA_ARGS__))
-#define gasnet_AMRequestLong16(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 16 GASNETI_ARGS16(__VA_ARGS__))
+#define gasnet_AMRequestLong0(_d, h, _s, _n, a) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 0)
+#define gasnet_AMRequestLong1(_d, h, _s, _n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gasnet_AMRequestLong2(_d, h, _s, _n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gasnet_AMRequestLong3(_d, h, _s, _n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gasnet_AMRequestLong4(_d, h, _s, _n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gasnet_AMRequestLong5(_d, h, _s, _n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gasnet_AMRequestLong6(_d, h, _s, _n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gasnet_AMRequestLong7(_d, h, _s, _n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gasnet_AMRequestLong8(_d, h, _s, _n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gasnet_AMRequestLong9(_d, h, _s, _n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gasnet_AMRequestLong10(_d, h, _s, _n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gasnet_AMRequestLong11(_d, h, _s, _n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gasnet_AMRequestLong12(_d, h, _s, _n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gasnet_AMRequestLong13(_d, h, _s, _n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gasnet_AMRequestLong14(_d, h, _s, _n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gasnet_AMRequestLong15(_d, h, _s, _n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gasnet_AMRequestLong16(_d, h, _s, _n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 16 GASNETI_ARGS16(__VA_ARGS__))
 
-#define gasnet_AMRequestLongAsync0(d, h, s, n, a) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 0)
-#define gasnet_AMRequestLongAsync1(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 1 GASNETI_ARGS1(__VA_ARGS__))
-#define gasnet_AMRequestLongAsync2(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 2 GASNETI_ARGS2(__VA_ARGS__))
-#define gasnet_AMRequestLongAsync3(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 3 GASNETI_ARGS3(__VA_ARGS__))
-#define gasnet_AMRequestLongAsync4(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 4 GASNETI_ARGS4(__VA_ARGS__))
-#define gasnet_AMRequestLongAsync5(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 5 GASNETI_ARGS5(__VA_ARGS__))
-#define gasnet_AMRequestLongAsync6(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 6 GASNETI_ARGS6(__VA_ARGS__))
-#define gasnet_AMRequestLongAsync7(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 7 GASNETI_ARGS7(__VA_ARGS__))
-#define gasnet_AMRequestLongAsync8(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 8 GASNETI_ARGS8(__VA_ARGS__))
-#define gasnet_AMRequestLongAsync9(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 9 GASNETI_ARGS9(__VA_ARGS__))
-#define gasnet_AMRequestLongAsync10(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 10 GASNETI_ARGS10(__VA_ARGS__))
-#define gasnet_AMRequestLongAsync11(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 11 GASNETI_ARGS11(__VA_ARGS__))
-#define gasnet_AMRequestLongAsync12(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 12 GASNETI_ARGS12(__VA_ARGS__))
-#define gasnet_AMRequestLongAsync13(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 13 GASNETI_ARGS13(__VA_ARGS__))
-#define gasnet_AMRequestLongAsync14(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 14 GASNETI_ARGS14(__VA_ARGS__))
-#define gasnet_AMRequestLongAsync15(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 15 GASNETI_ARGS15(__VA_ARGS__))
-#define gasnet_AMRequestLongAsync16(d, h, s, n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, d, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 16 GASNETI_ARGS16(__VA_ARGS__))
+#define gasnet_AMRequestLongAsync0(_d, h, _s, _n, a) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 0)
+#define gasnet_AMRequestLongAsync1(_d, h, _s, _n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gasnet_AMRequestLongAsync2(_d, h, _s, _n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gasnet_AMRequestLongAsync3(_d, h, _s, _n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gasnet_AMRequestLongAsync4(_d, h, _s, _n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gasnet_AMRequestLongAsync5(_d, h, _s, _n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gasnet_AMRequestLongAsync6(_d, h, _s, _n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gasnet_AMRequestLongAsync7(_d, h, _s, _n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gasnet_AMRequestLongAsync8(_d, h, _s, _n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gasnet_AMRequestLongAsync9(_d, h, _s, _n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gasnet_AMRequestLongAsync10(_d, h, _s, _n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gasnet_AMRequestLongAsync11(_d, h, _s, _n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gasnet_AMRequestLongAsync12(_d, h, _s, _n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gasnet_AMRequestLongAsync13(_d, h, _s, _n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gasnet_AMRequestLongAsync14(_d, h, _s, _n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gasnet_AMRequestLongAsync15(_d, h, _s, _n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gasnet_AMRequestLongAsync16(_d, h, _s, _n, a, ...) gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 16 GASNETI_ARGS16(__VA_ARGS__))
 
 #define gasnet_AMReplyShort0(t, h) gasnetc_AMReplyShort(t, h, GASNETI_FLAG_LEGACY_CALL, 0)
 #define gasnet_AMReplyShort1(t, h, ...) gasnetc_AMReplyShort(t, h, GASNETI_FLAG_LEGACY_CALL, 1 GASNETI_ARGS1(__VA_ARGS__))
@@ -338,55 +338,55 @@ void gasnet_gets_nbi_bulk(void *dstaddr, const size_t dststrides[], gasnet_node_
 #define gasnet_AMReplyShort15(t, h, ...) gasnetc_AMReplyShort(t, h, GASNETI_FLAG_LEGACY_CALL, 15 GASNETI_ARGS15(__VA_ARGS__))
 #define gasnet_AMReplyShort16(t, h, ...) gasnetc_AMReplyShort(t, h, GASNETI_FLAG_LEGACY_CALL, 16 GASNETI_ARGS16(__VA_ARGS__))
 
-#define gasnet_AMReplyMedium0(t, h, s, n) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 0)
-#define gasnet_AMReplyMedium1(t, h, s, n, ...) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 1 GASNETI_ARGS1(__VA_ARGS__))
-#define gasnet_AMReplyMedium2(t, h, s, n, ...) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 2 GASNETI_ARGS2(__VA_ARGS__))
-#define gasnet_AMReplyMedium3(t, h, s, n, ...) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 3 GASNETI_ARGS3(__VA_ARGS__))
-#define gasnet_AMReplyMedium4(t, h, s, n, ...) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 4 GASNETI_ARGS4(__VA_ARGS__))
-#define gasnet_AMReplyMedium5(t, h, s, n, ...) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 5 GASNETI_ARGS5(__VA_ARGS__))
-#define gasnet_AMReplyMedium6(t, h, s, n, ...) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 6 GASNETI_ARGS6(__VA_ARGS__))
-#define gasnet_AMReplyMedium7(t, h, s, n, ...) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 7 GASNETI_ARGS7(__VA_ARGS__))
-#define gasnet_AMReplyMedium8(t, h, s, n, ...) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 8 GASNETI_ARGS8(__VA_ARGS__))
-#define gasnet_AMReplyMedium9(t, h, s, n, ...) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 9 GASNETI_ARGS9(__VA_ARGS__))
-#define gasnet_AMReplyMedium10(t, h, s, n, ...) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 10 GASNETI_ARGS10(__VA_ARGS__))
-#define gasnet_AMReplyMedium11(t, h, s, n, ...) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 11 GASNETI_ARGS11(__VA_ARGS__))
-#define gasnet_AMReplyMedium12(t, h, s, n, ...) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 12 GASNETI_ARGS12(__VA_ARGS__))
-#define gasnet_AMReplyMedium13(t, h, s, n, ...) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 13 GASNETI_ARGS13(__VA_ARGS__))
-#define gasnet_AMReplyMedium14(t, h, s, n, ...) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 14 GASNETI_ARGS14(__VA_ARGS__))
-#define gasnet_AMReplyMedium15(t, h, s, n, ...) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 15 GASNETI_ARGS15(__VA_ARGS__))
-#define gasnet_AMReplyMedium16(t, h, s, n, ...) gasnetc_AMReplyMedium(t, h, s, n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 16 GASNETI_ARGS16(__VA_ARGS__))
+#define gasnet_AMReplyMedium0(t, h, _s, _n) gasnetc_AMReplyMedium(t, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 0)
+#define gasnet_AMReplyMedium1(t, h, _s, _n, ...) gasnetc_AMReplyMedium(t, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gasnet_AMReplyMedium2(t, h, _s, _n, ...) gasnetc_AMReplyMedium(t, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gasnet_AMReplyMedium3(t, h, _s, _n, ...) gasnetc_AMReplyMedium(t, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gasnet_AMReplyMedium4(t, h, _s, _n, ...) gasnetc_AMReplyMedium(t, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gasnet_AMReplyMedium5(t, h, _s, _n, ...) gasnetc_AMReplyMedium(t, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gasnet_AMReplyMedium6(t, h, _s, _n, ...) gasnetc_AMReplyMedium(t, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gasnet_AMReplyMedium7(t, h, _s, _n, ...) gasnetc_AMReplyMedium(t, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gasnet_AMReplyMedium8(t, h, _s, _n, ...) gasnetc_AMReplyMedium(t, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gasnet_AMReplyMedium9(t, h, _s, _n, ...) gasnetc_AMReplyMedium(t, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gasnet_AMReplyMedium10(t, h, _s, _n, ...) gasnetc_AMReplyMedium(t, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gasnet_AMReplyMedium11(t, h, _s, _n, ...) gasnetc_AMReplyMedium(t, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gasnet_AMReplyMedium12(t, h, _s, _n, ...) gasnetc_AMReplyMedium(t, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gasnet_AMReplyMedium13(t, h, _s, _n, ...) gasnetc_AMReplyMedium(t, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gasnet_AMReplyMedium14(t, h, _s, _n, ...) gasnetc_AMReplyMedium(t, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gasnet_AMReplyMedium15(t, h, _s, _n, ...) gasnetc_AMReplyMedium(t, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gasnet_AMReplyMedium16(t, h, _s, _n, ...) gasnetc_AMReplyMedium(t, h, _s, _n, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 16 GASNETI_ARGS16(__VA_ARGS__))
 
-#define gasnet_AMReplyLong0(t, h, s, n, a) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 0)
-#define gasnet_AMReplyLong1(t, h, s, n, a, ...) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 1 GASNETI_ARGS1(__VA_ARGS__))
-#define gasnet_AMReplyLong2(t, h, s, n, a, ...) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 2 GASNETI_ARGS2(__VA_ARGS__))
-#define gasnet_AMReplyLong3(t, h, s, n, a, ...) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 3 GASNETI_ARGS3(__VA_ARGS__))
-#define gasnet_AMReplyLong4(t, h, s, n, a, ...) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 4 GASNETI_ARGS4(__VA_ARGS__))
-#define gasnet_AMReplyLong5(t, h, s, n, a, ...) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 5 GASNETI_ARGS5(__VA_ARGS__))
-#define gasnet_AMReplyLong6(t, h, s, n, a, ...) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 6 GASNETI_ARGS6(__VA_ARGS__))
-#define gasnet_AMReplyLong7(t, h, s, n, a, ...) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 7 GASNETI_ARGS7(__VA_ARGS__))
-#define gasnet_AMReplyLong8(t, h, s, n, a, ...) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 8 GASNETI_ARGS8(__VA_ARGS__))
-#define gasnet_AMReplyLong9(t, h, s, n, a, ...) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 9 GASNETI_ARGS9(__VA_ARGS__))
-#define gasnet_AMReplyLong10(t, h, s, n, a, ...) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 10 GASNETI_ARGS10(__VA_ARGS__))
-#define gasnet_AMReplyLong11(t, h, s, n, a, ...) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 11 GASNETI_ARGS11(__VA_ARGS__))
-#define gasnet_AMReplyLong12(t, h, s, n, a, ...) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 12 GASNETI_ARGS12(__VA_ARGS__))
-#define gasnet_AMReplyLong13(t, h, s, n, a, ...) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 13 GASNETI_ARGS13(__VA_ARGS__))
-#define gasnet_AMReplyLong14(t, h, s, n, a, ...) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 14 GASNETI_ARGS14(__VA_ARGS__))
-#define gasnet_AMReplyLong15(t, h, s, n, a, ...) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 15 GASNETI_ARGS15(__VA_ARGS__))
-#define gasnet_AMReplyLong16(t, h, s, n, a, ...) gasnetc_AMReplyLong(t, h, s, n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 16 GASNETI_ARGS16(__VA_ARGS__))
+#define gasnet_AMReplyLong0(t, h, _s, _n, a) gasnetc_AMReplyLong(t, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 0)
+#define gasnet_AMReplyLong1(t, h, _s, _n, a, ...) gasnetc_AMReplyLong(t, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gasnet_AMReplyLong2(t, h, _s, _n, a, ...) gasnetc_AMReplyLong(t, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gasnet_AMReplyLong3(t, h, _s, _n, a, ...) gasnetc_AMReplyLong(t, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gasnet_AMReplyLong4(t, h, _s, _n, a, ...) gasnetc_AMReplyLong(t, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gasnet_AMReplyLong5(t, h, _s, _n, a, ...) gasnetc_AMReplyLong(t, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gasnet_AMReplyLong6(t, h, _s, _n, a, ...) gasnetc_AMReplyLong(t, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gasnet_AMReplyLong7(t, h, _s, _n, a, ...) gasnetc_AMReplyLong(t, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gasnet_AMReplyLong8(t, h, _s, _n, a, ...) gasnetc_AMReplyLong(t, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gasnet_AMReplyLong9(t, h, _s, _n, a, ...) gasnetc_AMReplyLong(t, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gasnet_AMReplyLong10(t, h, _s, _n, a, ...) gasnetc_AMReplyLong(t, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gasnet_AMReplyLong11(t, h, _s, _n, a, ...) gasnetc_AMReplyLong(t, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gasnet_AMReplyLong12(t, h, _s, _n, a, ...) gasnetc_AMReplyLong(t, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gasnet_AMReplyLong13(t, h, _s, _n, a, ...) gasnetc_AMReplyLong(t, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gasnet_AMReplyLong14(t, h, _s, _n, a, ...) gasnetc_AMReplyLong(t, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gasnet_AMReplyLong15(t, h, _s, _n, a, ...) gasnetc_AMReplyLong(t, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gasnet_AMReplyLong16(t, h, _s, _n, a, ...) gasnetc_AMReplyLong(t, h, _s, _n, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, 16 GASNETI_ARGS16(__VA_ARGS__))
 
 /* Reference extension: unnumbered forms taking the argument count first
  * (the arguments are not cast: pass ints). */
-#define gasnet_AMRequestShort(d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, d, h, GASNETI_FLAG_LEGACY_CALL, __VA_ARGS__)
-#define gasnet_AMRequestMedium(d, h, s, nb, ...) \
-    gasnetc_AMRequestMedium(gasneti_tm0, d, h, s, nb, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, __VA_ARGS__)
-#define gasnet_AMRequestLong(d, h, s, nb, a, ...) \
-    gasnetc_AMRequestLong(gasneti_tm0, d, h, s, nb, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, __VA_ARGS__)
+#define gasnet_AMRequestShort(_d, h, ...) gasnetc_AMRequestShort(gasneti_tm0, _d, h, GASNETI_FLAG_LEGACY_CALL, __VA_ARGS__)
+#define gasnet_AMRequestMedium(_d, h, _s, nb, ...) \
+    gasnetc_AMRequestMedium(gasneti_tm0, _d, h, _s, nb, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, __VA_ARGS__)
+#define gasnet_AMRequestLong(_d, h, _s, nb, a, ...) \
+    gasnetc_AMRequestLong(gasneti_tm0, _d, h, _s, nb, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, __VA_ARGS__)
 #define gasnet_AMRequestLongAsync gasnet_AMRequestLong
 #define gasnet_AMReplyShort(t, h, ...) gasnetc_AMReplyShort(t, h, GASNETI_FLAG_LEGACY_CALL, __VA_ARGS__)
-#define gasnet_AMReplyMedium(t, h, s, nb, ...) \
-    gasnetc_AMReplyMedium(t, h, s, nb, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, __VA_ARGS__)
-#define gasnet_AMReplyLong(t, h, s, nb, a, ...) \
-    gasnetc_AMReplyLong(t, h, s, nb, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, __VA_ARGS__)
+#define gasnet_AMReplyMedium(t, h, _s, nb, ...) \
+    gasnetc_AMReplyMedium(t, h, _s, nb, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, __VA_ARGS__)
+#define gasnet_AMReplyLong(t, h, _s, nb, a, ...) \
+    gasnetc_AMReplyLong(t, h, _s, nb, a, GEX_EVENT_NOW, GASNETI_FLAG_LEGACY_CALL, __VA_ARGS__)
 
 #ifdef __cplusplus
 }

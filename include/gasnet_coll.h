@@ -17,23 +17,23 @@ extern "C" {
 #endif
 
 /* y[i] = x[i] (+) y[i] for i < count, x = arg1, y = arg2_and_out. */
-typedef void (*gex_Coll_ReduceFn_t)(const void *arg1, void *arg2_and_out, size_t count,
-                                    const void *cdata);
+typedef void (*gex_Coll_ReduceFn_t)(const void *_arg1, void *_arg2_and_out, size_t _count,
+                                    const void *_cdata);
 
 /* root and nbytes are single-valued; src is read on the root only. */
-gex_Event_t gex_Coll_BroadcastNB(gex_TM_t tm, gex_Rank_t root, void *dst, const void *src,
-                                 size_t nbytes, gex_Flags_t flags);
+gex_Event_t gex_Coll_BroadcastNB(gex_TM_t tm, gex_Rank_t _root, void *_dst, const void *_src,
+                                 size_t _nbytes, gex_Flags_t _flags);
 /* dt, dt_sz, dt_cnt, op (and root) are single-valued; dt_sz * dt_cnt
  * bytes per rank. user_op and user_cdata count only for GEX_OP_USER and
  * GEX_OP_USER_NC (required with GEX_DT_USER). */
-gex_Event_t gex_Coll_ReduceToOneNB(gex_TM_t tm, gex_Rank_t root, void *dst, const void *src,
-                                   gex_DT_t dt, size_t dt_sz, size_t dt_cnt, gex_OP_t op,
-                                   gex_Coll_ReduceFn_t user_op, void *user_cdata,
-                                   gex_Flags_t flags);
-gex_Event_t gex_Coll_ReduceToAllNB(gex_TM_t tm, void *dst, const void *src, gex_DT_t dt,
-                                   size_t dt_sz, size_t dt_cnt, gex_OP_t op,
-                                   gex_Coll_ReduceFn_t user_op, void *user_cdata,
-                                   gex_Flags_t flags);
+gex_Event_t gex_Coll_ReduceToOneNB(gex_TM_t tm, gex_Rank_t _root, void *_dst, const void *_src,
+                                   gex_DT_t _dt, size_t _dt_sz, size_t _dt_cnt, gex_OP_t _op,
+                                   gex_Coll_ReduceFn_t _user_op, void *_user_cdata,
+                                   gex_Flags_t _flags);
+gex_Event_t gex_Coll_ReduceToAllNB(gex_TM_t tm, void *_dst, const void *_src, gex_DT_t _dt,
+                                   size_t _dt_sz, size_t _dt_cnt, gex_OP_t _op,
+                                   gex_Coll_ReduceFn_t _user_op, void *_user_cdata,
+                                   gex_Flags_t _flags);
 
 /* ---- GASNet-1 collectives over GASNET_TEAM_ALL (one image per process) */
 
@@ -67,9 +67,9 @@ typedef gex_Event_t gasnet_coll_handle_t;
 /* GASNet-1's table of reduction functions, kept so that calls of
  * gasnet_coll_init compile; the entries are not used (there are no
  * legacy reductions). */
-typedef void (*gasnet_coll_fn_t)(void *results, size_t result_count, const void *left_operands,
-                                 size_t left_count, const void *right_operands, size_t elem_size,
-                                 int flags, int arg);
+typedef void (*gasnet_coll_fn_t)(void *_results, size_t _result_count, const void *_left_operands,
+                                 size_t _left_count, const void *_right_operands, size_t _elem_size,
+                                 int _flags, int _arg);
 typedef struct {
     gasnet_coll_fn_t fnptr;
     unsigned int flags;
@@ -78,46 +78,46 @@ typedef struct {
 /* A shim: the collectives start with the client. images must be NULL
  * (or all 1: one image per process), my_image 0 or this process's rank,
  * init_flags 0. */
-void gasnet_coll_init(const gasnet_image_t images[], gasnet_image_t my_image,
-                      gasnet_coll_fn_entry_t fn_tbl[], size_t fn_count, int init_flags);
+void gasnet_coll_init(const gasnet_image_t _images[], gasnet_image_t _my_image,
+                      gasnet_coll_fn_entry_t _fn_tbl[], size_t _fn_count, int _init_flags);
 
 /* flags: exactly one IN and one OUT sync flag, and GASNET_COLL_LOCAL;
  * flags, nbytes (> 0) and the root image are single-valued. */
-gex_Event_t gasnet_coll_broadcast_nb(gasnet_team_handle_t team, void *dst, gasnet_image_t srcimage,
-                                     void *src, size_t nbytes, int flags);
-gex_Event_t gasnet_coll_scatter_nb(gasnet_team_handle_t team, void *dst, gasnet_image_t srcimage,
-                                   void *src, size_t nbytes, int flags);
-gex_Event_t gasnet_coll_gather_nb(gasnet_team_handle_t team, gasnet_image_t dstimage, void *dst,
-                                  void *src, size_t nbytes, int flags);
-gex_Event_t gasnet_coll_gather_all_nb(gasnet_team_handle_t team, void *dst, void *src,
-                                      size_t nbytes, int flags);
-gex_Event_t gasnet_coll_exchange_nb(gasnet_team_handle_t team, void *dst, void *src, size_t nbytes,
-                                    int flags);
-void gasnet_coll_broadcast(gasnet_team_handle_t team, void *dst, gasnet_image_t srcimage, void *src,
-                           size_t nbytes, int flags);
-void gasnet_coll_scatter(gasnet_team_handle_t team, void *dst, gasnet_image_t srcimage, void *src,
-                         size_t nbytes, int flags);
-void gasnet_coll_gather(gasnet_team_handle_t team, gasnet_image_t dstimage, void *dst, void *src,
-                        size_t nbytes, int flags);
-void gasnet_coll_gather_all(gasnet_team_handle_t team, void *dst, void *src, size_t nbytes,
-                            int flags);
-void gasnet_coll_exchange(gasnet_team_handle_t team, void *dst, void *src, size_t nbytes, int flags);
+gex_Event_t gasnet_coll_broadcast_nb(gasnet_team_handle_t _team, void *_dst, gasnet_image_t _srcimage,
+                                     void *_src, size_t _nbytes, int _flags);
+gex_Event_t gasnet_coll_scatter_nb(gasnet_team_handle_t _team, void *_dst, gasnet_image_t _srcimage,
+                                   void *_src, size_t _nbytes, int _flags);
+gex_Event_t gasnet_coll_gather_nb(gasnet_team_handle_t _team, gasnet_image_t _dstimage, void *_dst,
+                                  void *_src, size_t _nbytes, int _flags);
+gex_Event_t gasnet_coll_gather_all_nb(gasnet_team_handle_t _team, void *_dst, void *_src,
+                                      size_t _nbytes, int _flags);
+gex_Event_t gasnet_coll_exchange_nb(gasnet_team_handle_t _team, void *_dst, void *_src, size_t _nbytes,
+                                    int _flags);
+void gasnet_coll_broadcast(gasnet_team_handle_t _team, void *_dst, gasnet_image_t _srcimage, void *_src,
+                           size_t _nbytes, int _flags);
+void gasnet_coll_scatter(gasnet_team_handle_t _team, void *_dst, gasnet_image_t _srcimage, void *_src,
+                         size_t _nbytes, int _flags);
+void gasnet_coll_gather(gasnet_team_handle_t _team, gasnet_image_t _dstimage, void *_dst, void *_src,
+                        size_t _nbytes, int _flags);
+void gasnet_coll_gather_all(gasnet_team_handle_t _team, void *_dst, void *_src, size_t _nbytes,
+                            int _flags);
+void gasnet_coll_exchange(gasnet_team_handle_t _team, void *_dst, void *_src, size_t _nbytes, int _flags);
 
 /* Syncs: the try forms do not poll. */
 #define gasnet_coll_wait_sync(h) gex_Event_Wait(h)
 #define gasnet_coll_try_sync(h) gex_Event_Test(h)
-#define gasnet_coll_wait_sync_some(hs, n) gex_Event_WaitSome((hs), (n), 0)
-#define gasnet_coll_try_sync_some(hs, n) gex_Event_TestSome((hs), (n), 0)
-#define gasnet_coll_wait_sync_all(hs, n) gex_Event_WaitAll((hs), (n), 0)
-#define gasnet_coll_try_sync_all(hs, n) gex_Event_TestAll((hs), (n), 0)
+#define gasnet_coll_wait_sync_some(hs, _n) gex_Event_WaitSome((hs), (_n), 0)
+#define gasnet_coll_try_sync_some(hs, _n) gex_Event_TestSome((hs), (_n), 0)
+#define gasnet_coll_wait_sync_all(hs, _n) gex_Event_WaitAll((hs), (_n), 0)
+#define gasnet_coll_try_sync_all(hs, _n) gex_Event_TestAll((hs), (_n), 0)
 
 /* Team barriers with GASNet-1 barrier semantics (GASNET_TEAM_ALL: the
  * gasnet_barrier_* calls). */
-void gasnet_coll_barrier_notify(gasnet_team_handle_t team, int id, int flags);
-int gasnet_coll_barrier_wait(gasnet_team_handle_t team, int id, int flags);
-int gasnet_coll_barrier_try(gasnet_team_handle_t team, int id, int flags);
-int gasnet_coll_barrier(gasnet_team_handle_t team, int id, int flags);
-int gasnet_coll_barrier_result(gasnet_team_handle_t team, int *id);
+void gasnet_coll_barrier_notify(gasnet_team_handle_t _team, int _id, int _flags);
+int gasnet_coll_barrier_wait(gasnet_team_handle_t _team, int _id, int _flags);
+int gasnet_coll_barrier_try(gasnet_team_handle_t _team, int _id, int _flags);
+int gasnet_coll_barrier(gasnet_team_handle_t _team, int _id, int _flags);
+int gasnet_coll_barrier_result(gasnet_team_handle_t _team, int *_id);
 
 #ifdef __cplusplus
 }

@@ -76,8 +76,8 @@ typedef uint32_t gex_OP_t;
 #define GEX_OP_USER ((gex_OP_t)1U << 30)
 #define GEX_OP_USER_NC ((gex_OP_t)1U << 31)
 #define GEX_OP_CSWAP GEX_OP_FCAS
-#define GEX_OP_TO_FETCHING(op) ((gex_OP_t)((gex_OP_t)(op) << 15))
-#define GEX_OP_TO_NONFETCHING(op) ((gex_OP_t)((gex_OP_t)(op) >> 15))
+#define GEX_OP_TO_FETCHING(_op) ((gex_OP_t)((gex_OP_t)(_op) << 15))
+#define GEX_OP_TO_NONFETCHING(_op) ((gex_OP_t)((gex_OP_t)(_op) >> 15))
 
 /* ---- flags (§3). Flags one call accepts never share a bit; flags of
  * unrelated calls may. */

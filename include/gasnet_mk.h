@@ -35,9 +35,9 @@ typedef struct {
 /* Not collective. GASNET_OK and *kind_p written, or GASNET_ERR_BAD_ARG for
  * a bad or unsupported request, GASNET_ERR_RESOURCE when the class is built
  * but its device cannot be used here (the reason is printed). */
-int gex_MK_Create(gex_MK_t *kind_p, gex_Client_t client, const gex_MK_Create_args_t *args,
-                  gex_Flags_t flags);
-void gex_MK_Destroy(gex_MK_t kind, gex_Flags_t flags);
+int gex_MK_Create(gex_MK_t *_kind_p, gex_Client_t _client, const gex_MK_Create_args_t *_args,
+                  gex_Flags_t _flags);
+void gex_MK_Destroy(gex_MK_t _kind, gex_Flags_t _flags);
 
 /* GASNETI_MK_CLASS_EMULATED (gex_MK_Class_t, not part of the spec): an
  * emulated device for this library's tests, no GPU needed. Its device

@@ -27,79 +27,79 @@ extern "C" {
 #define GEX_VIS_MAX_PEERCOMPLETION 127
 
 /* ---- vector (§15.2) */
-gex_Event_t gex_VIS_VectorGetNB(gex_TM_t tm, size_t dstcount, gex_Memvec_t const dstlist[],
-                                gex_Rank_t srcrank, size_t srccount,
-                                gex_Memvec_t const srclist[], gex_Flags_t flags);
-int gex_VIS_VectorGetNBI(gex_TM_t tm, size_t dstcount, gex_Memvec_t const dstlist[],
-                         gex_Rank_t srcrank, size_t srccount, gex_Memvec_t const srclist[],
-                         gex_Flags_t flags);
-int gex_VIS_VectorGetBlocking(gex_TM_t tm, size_t dstcount, gex_Memvec_t const dstlist[],
-                              gex_Rank_t srcrank, size_t srccount,
-                              gex_Memvec_t const srclist[], gex_Flags_t flags);
-gex_Event_t gex_VIS_VectorPutNB(gex_TM_t tm, gex_Rank_t dstrank, size_t dstcount,
-                                gex_Memvec_t const dstlist[], size_t srccount,
-                                gex_Memvec_t const srclist[], gex_Flags_t flags);
-int gex_VIS_VectorPutNBI(gex_TM_t tm, gex_Rank_t dstrank, size_t dstcount,
-                         gex_Memvec_t const dstlist[], size_t srccount,
-                         gex_Memvec_t const srclist[], gex_Flags_t flags);
-int gex_VIS_VectorPutBlocking(gex_TM_t tm, gex_Rank_t dstrank, size_t dstcount,
-                              gex_Memvec_t const dstlist[], size_t srccount,
-                              gex_Memvec_t const srclist[], gex_Flags_t flags);
+gex_Event_t gex_VIS_VectorGetNB(gex_TM_t tm, size_t _dstcount, gex_Memvec_t const _dstlist[],
+                                gex_Rank_t _srcrank, size_t _srccount,
+                                gex_Memvec_t const _srclist[], gex_Flags_t _flags);
+int gex_VIS_VectorGetNBI(gex_TM_t tm, size_t _dstcount, gex_Memvec_t const _dstlist[],
+                         gex_Rank_t _srcrank, size_t _srccount, gex_Memvec_t const _srclist[],
+                         gex_Flags_t _flags);
+int gex_VIS_VectorGetBlocking(gex_TM_t tm, size_t _dstcount, gex_Memvec_t const _dstlist[],
+                              gex_Rank_t _srcrank, size_t _srccount,
+                              gex_Memvec_t const _srclist[], gex_Flags_t _flags);
+gex_Event_t gex_VIS_VectorPutNB(gex_TM_t tm, gex_Rank_t _dstrank, size_t _dstcount,
+                                gex_Memvec_t const _dstlist[], size_t _srccount,
+                                gex_Memvec_t const _srclist[], gex_Flags_t _flags);
+int gex_VIS_VectorPutNBI(gex_TM_t tm, gex_Rank_t _dstrank, size_t _dstcount,
+                         gex_Memvec_t const _dstlist[], size_t _srccount,
+                         gex_Memvec_t const _srclist[], gex_Flags_t _flags);
+int gex_VIS_VectorPutBlocking(gex_TM_t tm, gex_Rank_t _dstrank, size_t _dstcount,
+                              gex_Memvec_t const _dstlist[], size_t _srccount,
+                              gex_Memvec_t const _srclist[], gex_Flags_t _flags);
 
 /* ---- indexed (§15.3) */
-gex_Event_t gex_VIS_IndexedGetNB(gex_TM_t tm, size_t dstcount, void *const dstlist[],
-                                 size_t dstlen, gex_Rank_t srcrank, size_t srccount,
-                                 void *const srclist[], size_t srclen, gex_Flags_t flags);
-int gex_VIS_IndexedGetNBI(gex_TM_t tm, size_t dstcount, void *const dstlist[], size_t dstlen,
-                          gex_Rank_t srcrank, size_t srccount, void *const srclist[],
-                          size_t srclen, gex_Flags_t flags);
-int gex_VIS_IndexedGetBlocking(gex_TM_t tm, size_t dstcount, void *const dstlist[],
-                               size_t dstlen, gex_Rank_t srcrank, size_t srccount,
-                               void *const srclist[], size_t srclen, gex_Flags_t flags);
-gex_Event_t gex_VIS_IndexedPutNB(gex_TM_t tm, gex_Rank_t dstrank, size_t dstcount,
-                                 void *const dstlist[], size_t dstlen, size_t srccount,
-                                 void *const srclist[], size_t srclen, gex_Flags_t flags);
-int gex_VIS_IndexedPutNBI(gex_TM_t tm, gex_Rank_t dstrank, size_t dstcount,
-                          void *const dstlist[], size_t dstlen, size_t srccount,
-                          void *const srclist[], size_t srclen, gex_Flags_t flags);
-int gex_VIS_IndexedPutBlocking(gex_TM_t tm, gex_Rank_t dstrank, size_t dstcount,
-                               void *const dstlist[], size_t dstlen, size_t srccount,
-                               void *const srclist[], size_t srclen, gex_Flags_t flags);
+gex_Event_t gex_VIS_IndexedGetNB(gex_TM_t tm, size_t _dstcount, void *const _dstlist[],
+                                 size_t _dstlen, gex_Rank_t _srcrank, size_t _srccount,
+                                 void *const _srclist[], size_t _srclen, gex_Flags_t _flags);
+int gex_VIS_IndexedGetNBI(gex_TM_t tm, size_t _dstcount, void *const _dstlist[], size_t _dstlen,
+                          gex_Rank_t _srcrank, size_t _srccount, void *const _srclist[],
+                          size_t _srclen, gex_Flags_t _flags);
+int gex_VIS_IndexedGetBlocking(gex_TM_t tm, size_t _dstcount, void *const _dstlist[],
+                               size_t _dstlen, gex_Rank_t _srcrank, size_t _srccount,
+                               void *const _srclist[], size_t _srclen, gex_Flags_t _flags);
+gex_Event_t gex_VIS_IndexedPutNB(gex_TM_t tm, gex_Rank_t _dstrank, size_t _dstcount,
+                                 void *const _dstlist[], size_t _dstlen, size_t _srccount,
+                                 void *const _srclist[], size_t _srclen, gex_Flags_t _flags);
+int gex_VIS_IndexedPutNBI(gex_TM_t tm, gex_Rank_t _dstrank, size_t _dstcount,
+                          void *const _dstlist[], size_t _dstlen, size_t _srccount,
+                          void *const _srclist[], size_t _srclen, gex_Flags_t _flags);
+int gex_VIS_IndexedPutBlocking(gex_TM_t tm, gex_Rank_t _dstrank, size_t _dstcount,
+                               void *const _dstlist[], size_t _dstlen, size_t _srccount,
+                               void *const _srclist[], size_t _srclen, gex_Flags_t _flags);
 
 /* ---- strided (§15.4): count[0] x ... x count[stridelevels-1] chunks of
  * elemsz bytes; strides are signed byte distances */
-gex_Event_t gex_VIS_StridedGetNB(gex_TM_t tm, void *dstaddr, const ptrdiff_t dststrides[],
-                                 gex_Rank_t srcrank, void *srcaddr,
-                                 const ptrdiff_t srcstrides[], size_t elemsz,
-                                 const size_t count[], size_t stridelevels, gex_Flags_t flags);
-int gex_VIS_StridedGetNBI(gex_TM_t tm, void *dstaddr, const ptrdiff_t dststrides[],
-                          gex_Rank_t srcrank, void *srcaddr, const ptrdiff_t srcstrides[],
-                          size_t elemsz, const size_t count[], size_t stridelevels,
-                          gex_Flags_t flags);
-int gex_VIS_StridedGetBlocking(gex_TM_t tm, void *dstaddr, const ptrdiff_t dststrides[],
-                               gex_Rank_t srcrank, void *srcaddr, const ptrdiff_t srcstrides[],
-                               size_t elemsz, const size_t count[], size_t stridelevels,
-                               gex_Flags_t flags);
-gex_Event_t gex_VIS_StridedPutNB(gex_TM_t tm, gex_Rank_t dstrank, void *dstaddr,
-                                 const ptrdiff_t dststrides[], void *srcaddr,
-                                 const ptrdiff_t srcstrides[], size_t elemsz,
-                                 const size_t count[], size_t stridelevels, gex_Flags_t flags);
-int gex_VIS_StridedPutNBI(gex_TM_t tm, gex_Rank_t dstrank, void *dstaddr,
-                          const ptrdiff_t dststrides[], void *srcaddr,
-                          const ptrdiff_t srcstrides[], size_t elemsz, const size_t count[],
-                          size_t stridelevels, gex_Flags_t flags);
-int gex_VIS_StridedPutBlocking(gex_TM_t tm, gex_Rank_t dstrank, void *dstaddr,
-                               const ptrdiff_t dststrides[], void *srcaddr,
-                               const ptrdiff_t srcstrides[], size_t elemsz,
-                               const size_t count[], size_t stridelevels, gex_Flags_t flags);
+gex_Event_t gex_VIS_StridedGetNB(gex_TM_t tm, void *_dstaddr, const ptrdiff_t _dststrides[],
+                                 gex_Rank_t _srcrank, void *_srcaddr,
+                                 const ptrdiff_t _srcstrides[], size_t _elemsz,
+                                 const size_t _count[], size_t _stridelevels, gex_Flags_t _flags);
+int gex_VIS_StridedGetNBI(gex_TM_t tm, void *_dstaddr, const ptrdiff_t _dststrides[],
+                          gex_Rank_t _srcrank, void *_srcaddr, const ptrdiff_t _srcstrides[],
+                          size_t _elemsz, const size_t _count[], size_t _stridelevels,
+                          gex_Flags_t _flags);
+int gex_VIS_StridedGetBlocking(gex_TM_t tm, void *_dstaddr, const ptrdiff_t _dststrides[],
+                               gex_Rank_t _srcrank, void *_srcaddr, const ptrdiff_t _srcstrides[],
+                               size_t _elemsz, const size_t _count[], size_t _stridelevels,
+                               gex_Flags_t _flags);
+gex_Event_t gex_VIS_StridedPutNB(gex_TM_t tm, gex_Rank_t _dstrank, void *_dstaddr,
+                                 const ptrdiff_t _dststrides[], void *_srcaddr,
+                                 const ptrdiff_t _srcstrides[], size_t _elemsz,
+                                 const size_t _count[], size_t _stridelevels, gex_Flags_t _flags);
+int gex_VIS_StridedPutNBI(gex_TM_t tm, gex_Rank_t _dstrank, void *_dstaddr,
+                          const ptrdiff_t _dststrides[], void *_srcaddr,
+                          const ptrdiff_t _srcstrides[], size_t _elemsz, const size_t _count[],
+                          size_t _stridelevels, gex_Flags_t _flags);
+int gex_VIS_StridedPutBlocking(gex_TM_t tm, gex_Rank_t _dstrank, void *_dstaddr,
+                               const ptrdiff_t _dststrides[], void *_srcaddr,
+                               const ptrdiff_t _srcstrides[], size_t _elemsz,
+                               const size_t _count[], size_t _stridelevels, gex_Flags_t _flags);
 
 /* ---- peer completion (§15.5): the calling thread's next VIS put, once
  * its data is in place at the peer, makes the peer's endpoint run handler
  * (registered there as a 0-argument Medium Reply handler) with a copy of
  * [source_addr, source_addr + nbytes), nbytes <= GEX_VIS_MAX_PEERCOMPLETION.
  * handler 0 cancels a pending arming; flags must be 0. */
-void gex_VIS_SetPeerCompletionHandler(gex_AM_Index_t handler, const void *source_addr,
-                                      size_t nbytes, gex_Flags_t flags);
+void gex_VIS_SetPeerCompletionHandler(gex_AM_Index_t _handler, const void *_source_addr,
+                                      size_t _nbytes, gex_Flags_t _flags);
 
 #ifdef __cplusplus
 }

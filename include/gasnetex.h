@@ -26,15 +26,15 @@
 #elif defined(GASNET_SEQ)
 #undef GASNET_SEQ
 #define GASNET_SEQ 1
-#define GASNETI_THREADMODEL SEQ
+#define GASNETI_THREADMODEL_STR "SEQ"
 #elif defined(GASNET_PARSYNC)
 #undef GASNET_PARSYNC
 #define GASNET_PARSYNC 1
-#define GASNETI_THREADMODEL PARSYNC
+#define GASNETI_THREADMODEL_STR "PARSYNC"
 #elif defined(GASNET_PAR)
 #undef GASNET_PAR
 #define GASNET_PAR 1
-#define GASNETI_THREADMODEL PAR
+#define GASNETI_THREADMODEL_STR "PAR"
 #else
 #error "define exactly one of GASNET_SEQ, GASNET_PARSYNC or GASNET_PAR before including gasnetex.h"
 #endif
@@ -76,29 +76,48 @@ extern "C" {
 #define GASNETI_CONCAT(a, b) GASNETI_CONCAT_(a, b)
 
 #ifdef GASNET_DEBUG
-#define GASNETI_DEBUG_CONFIG debug
+#define GASNETI_DEBUG_STR "debug"
 #else
-#define GASNETI_DEBUG_CONFIG nodebug
+#define GASNETI_DEBUG_STR "nodebug"
 #endif
 #if UINTPTR_MAX == 0xffffffffffffffffu
-#define GASNETI_PTR_CONFIG 64bit
+#define GASNETI_PTR_STR "64bit"
 #else
-#define GASNETI_PTR_CONFIG 32bit
+#define GASNETI_PTR_STR "32bit"
 #endif
 
+/* (Strings and whole identifiers below: a bare word such as SEQ or debug
+ * pasted or stringified through a macro would expand a client's macro of
+ * that name, spec §18.7.) */
 #define GASNET_CONFIG_STRING                                                            \
     "RELEASE=" GASNETI_STRINGIFY(GASNET_RELEASE_VERSION_MAJOR) "."                      \
     GASNETI_STRINGIFY(GASNET_RELEASE_VERSION_MINOR) "."                                 \
     GASNETI_STRINGIFY(GASNET_RELEASE_VERSION_PATCH) ",SPEC=0.10,CONDUIT=MPI(AMMPI-2.0/" \
-    "REFERENCE-2.0),THREADMODEL=" GASNETI_STRINGIFY(GASNETI_THREADMODEL)                \
-    ",SEGMENT=FAST,PTR=" GASNETI_STRINGIFY(GASNETI_PTR_CONFIG) ",noalign,pshm,"         \
-    GASNETI_STRINGIFY(GASNETI_DEBUG_CONFIG) ",CACHE_LINE_BYTES="                        \
+    "REFERENCE-2.0),THREADMODEL=" GASNETI_THREADMODEL_STR ",SEGMENT=FAST,PTR="          \
+    GASNETI_PTR_STR ",noalign,pshm," GASNETI_DEBUG_STR ",CACHE_LINE_BYTES="             \
     GASNETI_STRINGIFY(GASNETI_CACHE_LINE_BYTES)
 
-/* The link-time configuration check: gex_Client_Init's real name. */
-#define GASNETI_LINKCONFIG \
-    GASNETI_CONCAT(GASNETI_CONCAT(GASNETI_THREADMODEL, _FAST_), GASNETI_DEBUG_CONFIG)
-#define gex_Client_Init GASNETI_CONCAT(gex_Client_Init_GASNET_, GASNETI_LINKCONFIG)
+/* The link-time configuration check: gex_Client_Init's and gasnet_init's
+ * real names. */
+#if defined(GASNET_SEQ) && defined(GASNET_DEBUG)
+#define gex_Client_Init gex_Client_Init_GASNET_SEQ_FAST_debug
+#define GASNETI_INIT_NAME gasnet_init_GASNET_SEQ_FAST_debug
+#elif defined(GASNET_SEQ)
+#define gex_Client_Init gex_Client_Init_GASNET_SEQ_FAST_nodebug
+#define GASNETI_INIT_NAME gasnet_init_GASNET_SEQ_FAST_nodebug
+#elif defined(GASNET_PARSYNC) && defined(GASNET_DEBUG)
+#define gex_Client_Init gex_Client_Init_GASNET_PARSYNC_FAST_debug
+#define GASNETI_INIT_NAME gasnet_init_GASNET_PARSYNC_FAST_debug
+#elif defined(GASNET_PARSYNC)
+#define gex_Client_Init gex_Client_Init_GASNET_PARSYNC_FAST_nodebug
+#define GASNETI_INIT_NAME gasnet_init_GASNET_PARSYNC_FAST_nodebug
+#elif defined(GASNET_DEBUG)
+#define gex_Client_Init gex_Client_Init_GASNET_PAR_FAST_debug
+#define GASNETI_INIT_NAME gasnet_init_GASNET_PAR_FAST_debug
+#else
+#define gex_Client_Init gex_Client_Init_GASNET_PAR_FAST_nodebug
+#define GASNETI_INIT_NAME gasnet_init_GASNET_PAR_FAST_nodebug
+#endif
 
 /* ---- limits and features (§1.4) */
 #define GASNET_PAGESIZE GASNETI_PAGESIZE
@@ -197,31 +216,31 @@ typedef struct {
 #define GASNET_ERR_RESOURCE 3
 #define GASNET_ERR_NOT_READY 10004
 #define GASNET_ERR_BARRIER_MISMATCH 10005
-const char *gasnet_ErrorName(int errval);
-const char *gasnet_ErrorDesc(int errval);
+const char *gasnet_ErrorName(int _errval);
+const char *gasnet_ErrorDesc(int _errval);
 
 /* ---- thread discovery (GASNet-1 §1.8) */
 typedef void *gasnet_threadinfo_t;
 extern __thread char gasneti_threadinfo_tag;
 #define GASNET_GET_THREADINFO() ((gasnet_threadinfo_t)&gasneti_threadinfo_tag)
-#define GASNET_POST_THREADINFO(info) \
-    gasnet_threadinfo_t gasneti_threadinfo_posted __attribute__((__unused__)) = (info)
+#define GASNET_POST_THREADINFO(_info) \
+    gasnet_threadinfo_t gasneti_threadinfo_posted __attribute__((__unused__)) = (_info)
 #define GASNET_BEGIN_FUNCTION() GASNET_POST_THREADINFO(GASNET_GET_THREADINFO())
 
 /* ---- handler-safe locks (§5.4); gasnet_hsl_t is the same type */
 typedef struct gasneti_hsl_s {
-    pthread_mutex_t lock;
-    unsigned magic;             /* GASNETI_HSL_MAGIC once initialised */
-    const void *owner;          /* holder's thread tag (debug builds) */
-    struct gasneti_hsl_s *next; /* the holder's previously locked HSL */
+    pthread_mutex_t _lock;
+    unsigned _magic;             /* GASNETI_HSL_MAGIC once initialised */
+    const void *_owner;          /* holder's thread tag (debug builds) */
+    struct gasneti_hsl_s *_next; /* the holder's previously locked HSL */
 } gex_HSL_t;
 #define GASNETI_HSL_MAGIC 0x48534c31u
 #define GEX_HSL_INITIALIZER {PTHREAD_MUTEX_INITIALIZER, GASNETI_HSL_MAGIC, 0, 0}
-void gex_HSL_Init(gex_HSL_t *hsl);
-void gex_HSL_Destroy(gex_HSL_t *hsl);
-void gex_HSL_Lock(gex_HSL_t *hsl);
-void gex_HSL_Unlock(gex_HSL_t *hsl);
-int gex_HSL_Trylock(gex_HSL_t *hsl);
+void gex_HSL_Init(gex_HSL_t *_hsl);
+void gex_HSL_Destroy(gex_HSL_t *_hsl);
+void gex_HSL_Lock(gex_HSL_t *_hsl);
+void gex_HSL_Unlock(gex_HSL_t *_hsl);
+int gex_HSL_Trylock(gex_HSL_t *_hsl);
 
 #ifdef __cplusplus
 }

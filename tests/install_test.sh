@@ -109,6 +109,41 @@ int main(void) { gex_Rank_t r = GEX_RANK_INVALID; return r == 0; }' |
             gcc -x $lang -Wall -Wextra -pedantic -Werror -I"$prefix/include" - -o "$work/fwd" ||
             fail "gasnet_fwd.h alone ($lang)"
     done
+    # Namespace hygiene (EX spec §18.7): every unprefixed word the public
+    # headers use, #defined by the client before including them, breaks
+    # nothing; except the spec's own struct members and macros, and words
+    # the system headers they include declare (a client cannot define those
+    # either).
+    hdrs="gasnet.h gasnet_tools.h gasnet_coll.h gasnet_vis.h gasnet_ratomic.h gasnet_mk.h"
+    sys=$(grep -ho '^#include <[a-z/]*\.h>' "$prefix"/include/*.h "$prefix"/include/mpi-conduit/*.h |
+          grep -v '<gasnet\|<mpi\.h>' | sort -u)
+    members='addr len size offset host supernode index fnptr flags name fnp threadsupport
+             allocated_bytes freed_bytes live_bytes live_bytes_max allocated_objects freed_objects
+             live_objects live_objects_max overhead_bytes'
+    text=$(for h in $hdrs gasnetex.h gasnet_fwd.h mpi-conduit/gasnet_core.h mpi-conduit/gasnet_extended.h; do
+               gcc -fpreprocessed -dD -E -P -x c "$prefix/include/$h" 2> /dev/null; done)
+    words=$(echo "$text" | grep -o '\b[a-zA-Z][a-zA-Z0-9_]*\b' | sort -u | grep -iv '^gasnet\|^gex\|^ammpi' |
+            comm -23 - <(echo "$text" | sed -n 's/^ *# *define \([A-Za-z0-9_]*\).*/\1/p' | sort -u) |
+            comm -23 - <(echo "$sys" | gcc -D_GNU_SOURCE -E -dD -x c - |
+                         sed 's/^#define \([A-Za-z0-9_]*\).*/\1/; /^#/d' |
+                         grep -o '\b[a-zA-Z_][a-zA-Z0-9_]*\b' | sort -u) |
+            comm -23 - <(printf '%s\n' $members auto break case char const continue default do double else \
+                         enum extern float for goto if inline int long register restrict return short \
+                         signed sizeof static struct switch typedef union unsigned void volatile while \
+                         bool true false defined include define undef ifdef ifndef endif elif error \
+                         pragma line warning and or not xor bitand bitor compl and_eq or_eq not_eq \
+                         xor_eq class public private protected template typename namespace this new \
+                         delete operator virtual friend using nullptr noexcept constexpr explicit \
+                         mutable throw try catch decltype alignof alignas thread_local asm | sort -u))
+    [ "$(echo "$words" | wc -w)" -gt 50 ] || fail "namespace check: only $(echo "$words" | wc -w) words found"
+    for mode in SEQ PARSYNC PAR; do
+        for lang in c c++; do
+            { echo "#define _GNU_SOURCE 1"; echo "$sys"; printf '#define %s ]]]\n' $words
+              echo "#define GASNET_$mode 1"; printf '#include <%s>\n' $hdrs; } |
+                gcc -x $lang -I"$prefix/include" -I"$prefix/include/mpi-conduit" -c - -o "$work/ns.o" \
+                    2> "$work/ns.log" || { grep -m5 -A3 "error" "$work/ns.log"; fail "namespace: a client's macro breaks the headers ($flavor, $mode, $lang)"; }
+        done
+    done
     # gasnet_mk.h alone (it brings gasnetex.h), in C and C++
     for lang in c c++; do
         echo '#include <gasnet_mk.h>

@@ -137,31 +137,31 @@
 #endif
 
 /* A global array, so the text is in the binary; `used` keeps it there. */
-#define GASNETT_IDENT(id, text)                 \
-    GASNETT_EXTERNC volatile char id[];         \
-    __attribute__((__used__)) volatile char id[] = text
+#define GASNETT_IDENT(_id, text)                 \
+    GASNETT_EXTERNC volatile char _id[];         \
+    __attribute__((__used__)) volatile char _id[] = text
 
-#define GASNETT_FORMAT_PRINTF(fn, fmtidx, firstarg, declarator) \
+#define GASNETT_FORMAT_PRINTF(_fn, fmtidx, firstarg, declarator) \
     __attribute__((__format__(__printf__, fmtidx, firstarg))) declarator
-#define GASNETT_FORMAT_PRINTF_FUNCPTR(fn, fmtidx, firstarg, declarator) \
+#define GASNETT_FORMAT_PRINTF_FUNCPTR(_fn, fmtidx, firstarg, declarator) \
     __attribute__((__format__(__printf__, fmtidx, firstarg))) declarator
 #define GASNETT_NORETURN __attribute__((__noreturn__))
-#define GASNETT_NORETURNP(fn)
+#define GASNETT_NORETURNP(_fn)
 
 /* The INLINE forms must supply `static`; a plain hint is enough. */
-#define GASNETT_INLINE(fn) static inline
-#define GASNETT_ALWAYS_INLINE(fn) static inline
-#define GASNETT_PLEASE_INLINE(fn) static inline
-#define GASNETT_NEVER_INLINE(fn, decl) __attribute__((__noinline__)) decl
+#define GASNETT_INLINE(_fn) static inline
+#define GASNETT_ALWAYS_INLINE(_fn) static inline
+#define GASNETT_PLEASE_INLINE(_fn) static inline
+#define GASNETT_NEVER_INLINE(_fn, decl) __attribute__((__noinline__)) decl
 #define GASNETT_RESTRICT __restrict__
 #define GASNETT_USED __attribute__((__used__))
 #define GASNETT_UNUSED __attribute__((__unused__))
 #define GASNETT_MALLOC __attribute__((__malloc__))
-#define GASNETT_MALLOCP(fn)
+#define GASNETT_MALLOCP(_fn)
 #define GASNETT_PURE __attribute__((__pure__))
-#define GASNETT_PUREP(fn)
+#define GASNETT_PUREP(_fn)
 #define GASNETT_CONST __attribute__((__const__))
-#define GASNETT_CONSTP(fn)
+#define GASNETT_CONSTP(_fn)
 #define GASNETT_HOT __attribute__((__hot__))
 #define GASNETT_COLD __attribute__((__cold__))
 #define GASNETT_DEPRECATED __attribute__((__deprecated__))
@@ -320,9 +320,9 @@ typedef uint64_t gasnett_tick_t;
 #if defined(CLOCK_MONOTONIC)
 static inline gasnett_tick_t gasnett_ticks_now(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (gasnett_tick_t)ts.tv_sec * 1000000000u + (gasnett_tick_t)ts.tv_nsec;
+    struct timespec _ts;
+    clock_gettime(CLOCK_MONOTONIC, &_ts);
+    return (gasnett_tick_t)_ts.tv_sec * 1000000000u + (gasnett_tick_t)_ts.tv_nsec;
 }
 #elif !defined(GASNETT_LITE_MODE)
 /* Strict ISO modes hide clock_gettime; the library always has it. */
@@ -336,24 +336,24 @@ extern gasnett_tick_t gasneti_ticks_now_lib(void);
 
 /* Measures the smallest non-zero step between two readings (granularity)
  * and the cost of one reading, both in ns; both come out positive. */
-static inline void gasneti_ticks_calibrate(double *granularity_ns, double *overhead_ns)
+static inline void gasneti_ticks_calibrate(double *_granularity_ns, double *_overhead_ns)
 {
-    gasnett_tick_t best = GASNETT_TICK_MAX, start, end;
-    uint64_t reads = 0;
-    int i;
-    for (i = 0; i < 1000; i++) {
-        gasnett_tick_t t0 = gasnett_ticks_now(), t1;
-        while ((t1 = gasnett_ticks_now()) == t0) {
+    gasnett_tick_t _best = GASNETT_TICK_MAX, _start, _end;
+    uint64_t _reads = 0;
+    int _i;
+    for (_i = 0; _i < 1000; _i++) {
+        gasnett_tick_t _t0 = gasnett_ticks_now(), _t1;
+        while ((_t1 = gasnett_ticks_now()) == _t0) {
         }
-        if (t1 - t0 < best) best = t1 - t0;
+        if (_t1 - _t0 < _best) _best = _t1 - _t0;
     }
-    start = gasnett_ticks_now();
+    _start = gasnett_ticks_now();
     do {
-        for (i = 0; i < 1000; i++) (void)gasnett_ticks_now();
-        reads += 1000;
-    } while ((end = gasnett_ticks_now()) == start);
-    *granularity_ns = (double)best;
-    *overhead_ns = (double)(end - start) / (double)reads;
+        for (_i = 0; _i < 1000; _i++) (void)gasnett_ticks_now();
+        _reads += 1000;
+    } while ((_end = gasnett_ticks_now()) == _start);
+    *_granularity_ns = (double)_best;
+    *_overhead_ns = (double)(_end - _start) / (double)_reads;
 }
 
 #if defined(GASNETT_LITE_MODE)
@@ -381,47 +381,47 @@ extern uint64_t gasnett_gettimeofday_us(void);
 /* ---- 8. miscellaneous (declared first: the lock helpers use them) --- */
 
 GASNETT_FORMAT_PRINTF(gasnett_fatalerror, 1, 2,
-                      extern void gasnett_fatalerror(const char *fmt, ...)) GASNETT_NORETURN;
+                      extern void gasnett_fatalerror(const char *_fmt, ...)) GASNETT_NORETURN;
 /* The same, for messages that carry their own position (GASNet-EX name). */
 GASNETT_FORMAT_PRINTF(gasnett_fatalerror_nopos, 1, 2,
-                      extern void gasnett_fatalerror_nopos(const char *fmt, ...)) GASNETT_NORETURN;
-extern void gasnett_killmyprocess(int exitcode) GASNETT_NORETURN;
+                      extern void gasnett_fatalerror_nopos(const char *_fmt, ...)) GASNETT_NORETURN;
+extern void gasnett_killmyprocess(int _exitcode) GASNETT_NORETURN;
 extern const char *gasnett_performance_warning_str(void);
 #define gasnett_sched_yield() sched_yield()
 extern int gasnett_cpu_count(void);
 extern const char *gasnett_gethostname(void);
 typedef void (*gasnett_sighandlerfn_t)(int);
-extern gasnett_sighandlerfn_t gasnett_reghandler(int sigtocatch, gasnett_sighandlerfn_t fn);
-extern void gasnett_set_affinity(int rank);
+extern gasnett_sighandlerfn_t gasnett_reghandler(int _sigtocatch, gasnett_sighandlerfn_t _fn);
+extern void gasnett_set_affinity(int _rank);
 #if defined(__linux__) /* sched_setaffinity binds the calling thread */
 #define GASNETT_SET_AFFINITY_SUPPORT 1
-#define GASNETT_SET_AFFINITY(rank) gasnett_set_affinity(rank)
+#define GASNETT_SET_AFFINITY(_rank) gasnett_set_affinity(_rank)
 #endif
-extern uint64_t gasnett_checksum(const void *p, int numbytes);
-extern int64_t gasnett_parse_int(const char *str, uint64_t mem_size_multiplier);
-extern char *gasnett_format_number(int64_t val, char *buf, size_t bufsz, int is_mem_size);
-extern size_t gasnett_count0s(const void *src, size_t bytes);
-extern size_t gasnett_count0s_copy(void *GASNETT_RESTRICT dst, const void *GASNETT_RESTRICT src,
-                                   size_t bytes);
-extern int gasnett_count0s_uint32_t(uint32_t v);
-extern int gasnett_count0s_uint64_t(uint64_t v);
+extern uint64_t gasnett_checksum(const void *_p, int _numbytes);
+extern int64_t gasnett_parse_int(const char *_str, uint64_t _mem_size_multiplier);
+extern char *gasnett_format_number(int64_t _val, char *_buf, size_t _bufsz, int _is_mem_size);
+extern size_t gasnett_count0s(const void *_src, size_t _bytes);
+extern size_t gasnett_count0s_copy(void *GASNETT_RESTRICT _dst, const void *GASNETT_RESTRICT _src,
+                                   size_t _bytes);
+extern int gasnett_count0s_uint32_t(uint32_t _v);
+extern int gasnett_count0s_uint64_t(uint64_t _v);
 #if PLATFORM_ARCH_64
-#define gasnett_count0s_uintptr_t(v) gasnett_count0s_uint64_t((uint64_t)(v))
+#define gasnett_count0s_uintptr_t(_v) gasnett_count0s_uint64_t((uint64_t)(_v))
 #else
-#define gasnett_count0s_uintptr_t(v) gasnett_count0s_uint32_t((uint32_t)(v))
+#define gasnett_count0s_uintptr_t(_v) gasnett_count0s_uint32_t((uint32_t)(_v))
 #endif
 #if defined(HAVE_MMAP)
 extern void *gasnett_mmap(uintptr_t size);
 #endif
-extern uint64_t gasnett_getPhysMemSz(int failureIsFatal);
+extern uint64_t gasnett_getPhysMemSz(int _failureIsFatal);
 extern int gasnett_isLittleEndian(void);
 extern void gasnett_flush_streams(void);
-extern void gasnett_freezeForDebuggerNow(volatile int *flag, const char *flagname);
+extern void gasnett_freezeForDebuggerNow(volatile int *_flag, const char *_flagname);
 extern void gasnett_freezeForDebuggerErr(void);
 
 /* Sleeps at least ns nanoseconds of gasnett_ticks_now() time (signals do
  * not cut it short); 0 on success, -1 with errno if the clock fails. */
-extern int gasnett_nsleep(uint64_t ns);
+extern int gasnett_nsleep(uint64_t _ns);
 /* The library's release: MAJOR*1000000 + MINOR*10000 + PATCH of its
  * GASNET_RELEASE_VERSION_* macros, and "MAJOR.MINOR.PATCH". */
 extern uint64_t gasnett_release_version(void);
@@ -429,7 +429,7 @@ extern const char *gasnett_release_version_str(void);
 /* Raise the soft limit of one resource (RLIMIT_*) or of the usual set
  * (CPU, data, RSS, stack, address space, processes, open files, locked
  * memory) to the hard limit; non-zero when every limit could be raised. */
-extern int gasnett_maximize_rlimit(int resource, const char *lim_desc);
+extern int gasnett_maximize_rlimit(int _resource, const char *_lim_desc);
 extern int gasnett_maximize_rlimits(void);
 
 /* ---- 4. atomics ------------------------------------------------------ */
@@ -450,106 +450,106 @@ extern int gasnett_maximize_rlimits(void);
 
 /* One member of exactly the counter's size, so the types overlay any
  * same-size object. */
-typedef struct { volatile uint32_t ctr; } gasnett_atomic32_t;
-typedef struct { volatile uint64_t ctr; } gasnett_atomic64_t;
-#define gasnett_atomic32_init(v) { (uint32_t)(v) }
-#define gasnett_atomic64_init(v) { (uint64_t)(v) }
+typedef struct { volatile uint32_t _ctr; } gasnett_atomic32_t;
+typedef struct { volatile uint64_t _ctr; } gasnett_atomic64_t;
+#define gasnett_atomic32_init(_v) { (uint32_t)(_v) }
+#define gasnett_atomic64_init(_v) { (uint64_t)(_v) }
 
 /* The fences an operation's flags ask for; `result` is the outcome of a
  * compare-and-swap or decrement-and-test (1 for other operations). */
-static inline void gasneti_atomic_fence(int want_r, int want_w)
+static inline void gasneti_atomic_fence(int _want_r, int _want_w)
 {
-    if (want_r && want_w) gasnett_local_mb();
-    else if (want_r) gasnett_local_rmb();
-    else if (want_w) gasnett_local_wmb();
+    if (_want_r && _want_w) gasnett_local_mb();
+    else if (_want_r) gasnett_local_rmb();
+    else if (_want_w) gasnett_local_wmb();
 }
-static inline void gasneti_atomic_fence_pre(int flags)
+static inline void gasneti_atomic_fence_pre(int _flags)
 {
-    gasneti_atomic_fence(flags & GASNETT_ATOMIC_RMB_PRE, flags & GASNETT_ATOMIC_WMB_PRE);
+    gasneti_atomic_fence(_flags & GASNETT_ATOMIC_RMB_PRE, _flags & GASNETT_ATOMIC_WMB_PRE);
 }
-static inline void gasneti_atomic_fence_post(int flags, int result)
+static inline void gasneti_atomic_fence_post(int _flags, int _result)
 {
-    int r = (flags & GASNETT_ATOMIC_RMB_POST) ||
-            (result && (flags & GASNETT_ATOMIC_RMB_POST_IF_TRUE)) ||
-            (!result && (flags & GASNETT_ATOMIC_RMB_POST_IF_FALSE));
-    gasneti_atomic_fence(r, flags & GASNETT_ATOMIC_WMB_POST);
+    int _r = (_flags & GASNETT_ATOMIC_RMB_POST) ||
+            (_result && (_flags & GASNETT_ATOMIC_RMB_POST_IF_TRUE)) ||
+            (!_result && (_flags & GASNETT_ATOMIC_RMB_POST_IF_FALSE));
+    gasneti_atomic_fence(_r, _flags & GASNETT_ATOMIC_WMB_POST);
 }
 
 /* The ten operations for one width. `real` (a constant at every call
  * site) picks a seq_cst atomic operation or plain loads and stores; either
  * way the fences of `flags` surround it. */
 #define GASNETI_ATOMIC_OPS(W)                                                              \
-    static inline uint##W##_t gasneti_atomic##W##_read(gasnett_atomic##W##_t *p, int flags, \
-                                                       int real)                            \
+    static inline uint##W##_t gasneti_atomic##W##_read(gasnett_atomic##W##_t *_p, int _flags, \
+                                                       int _real)                            \
     {                                                                                       \
-        uint##W##_t v;                                                                      \
-        gasneti_atomic_fence_pre(flags);                                                    \
-        v = real ? __atomic_load_n(&p->ctr, __ATOMIC_SEQ_CST) : p->ctr;                     \
-        gasneti_atomic_fence_post(flags, 1);                                                \
-        return v;                                                                           \
+        uint##W##_t _v;                                                                      \
+        gasneti_atomic_fence_pre(_flags);                                                    \
+        _v = _real ? __atomic_load_n(&_p->_ctr, __ATOMIC_SEQ_CST) : _p->_ctr;                     \
+        gasneti_atomic_fence_post(_flags, 1);                                                \
+        return _v;                                                                           \
     }                                                                                       \
-    static inline void gasneti_atomic##W##_set(gasnett_atomic##W##_t *p, uint##W##_t v,     \
-                                               int flags, int real)                         \
+    static inline void gasneti_atomic##W##_set(gasnett_atomic##W##_t *_p, uint##W##_t _v,     \
+                                               int _flags, int _real)                         \
     {                                                                                       \
-        gasneti_atomic_fence_pre(flags);                                                    \
-        if (real) __atomic_store_n(&p->ctr, v, __ATOMIC_SEQ_CST);                           \
-        else p->ctr = v;                                                                    \
-        gasneti_atomic_fence_post(flags, 1);                                                \
+        gasneti_atomic_fence_pre(_flags);                                                    \
+        if (_real) __atomic_store_n(&_p->_ctr, _v, __ATOMIC_SEQ_CST);                           \
+        else _p->_ctr = _v;                                                                    \
+        gasneti_atomic_fence_post(_flags, 1);                                                \
     }                                                                                       \
     /* add: returns the new value; the other updates are built on it */                    \
-    static inline uint##W##_t gasneti_atomic##W##_add(gasnett_atomic##W##_t *p,            \
-                                                      uint##W##_t v, int flags, int real)   \
+    static inline uint##W##_t gasneti_atomic##W##_add(gasnett_atomic##W##_t *_p,            \
+                                                      uint##W##_t _v, int _flags, int _real)   \
     {                                                                                       \
-        uint##W##_t n;                                                                      \
-        gasneti_atomic_fence_pre(flags);                                                    \
-        if (real) n = __atomic_add_fetch(&p->ctr, v, __ATOMIC_SEQ_CST);                     \
+        uint##W##_t _n;                                                                      \
+        gasneti_atomic_fence_pre(_flags);                                                    \
+        if (_real) _n = __atomic_add_fetch(&_p->_ctr, _v, __ATOMIC_SEQ_CST);                     \
         else {                                                                              \
-            n = (uint##W##_t)(p->ctr + v);                                                  \
-            p->ctr = n;                                                                     \
+            _n = (uint##W##_t)(_p->_ctr + _v);                                                  \
+            _p->_ctr = _n;                                                                     \
         }                                                                                   \
-        gasneti_atomic_fence_post(flags, n == 0);                                           \
-        return n;                                                                           \
+        gasneti_atomic_fence_post(_flags, _n == 0);                                           \
+        return _n;                                                                           \
     }                                                                                       \
-    static inline uint##W##_t gasneti_atomic##W##_swap(gasnett_atomic##W##_t *p,           \
-                                                       uint##W##_t v, int flags, int real)  \
+    static inline uint##W##_t gasneti_atomic##W##_swap(gasnett_atomic##W##_t *_p,           \
+                                                       uint##W##_t _v, int _flags, int _real)  \
     {                                                                                       \
-        uint##W##_t old;                                                                    \
-        gasneti_atomic_fence_pre(flags);                                                    \
-        if (real) old = __atomic_exchange_n(&p->ctr, v, __ATOMIC_SEQ_CST);                  \
+        uint##W##_t _old;                                                                    \
+        gasneti_atomic_fence_pre(_flags);                                                    \
+        if (_real) _old = __atomic_exchange_n(&_p->_ctr, _v, __ATOMIC_SEQ_CST);                  \
         else {                                                                              \
-            old = p->ctr;                                                                   \
-            p->ctr = v;                                                                     \
+            _old = _p->_ctr;                                                                   \
+            _p->_ctr = _v;                                                                     \
         }                                                                                   \
-        gasneti_atomic_fence_post(flags, 1);                                                \
-        return old;                                                                         \
+        gasneti_atomic_fence_post(_flags, 1);                                                \
+        return _old;                                                                         \
     }                                                                                       \
-    static inline int gasneti_atomic##W##_cas(gasnett_atomic##W##_t *p, uint##W##_t oldv,   \
-                                              uint##W##_t newv, int flags, int real)        \
+    static inline int gasneti_atomic##W##_cas(gasnett_atomic##W##_t *_p, uint##W##_t _oldv,   \
+                                              uint##W##_t _newv, int _flags, int _real)        \
     {                                                                                       \
-        int ok;                                                                             \
-        gasneti_atomic_fence_pre(flags);                                                    \
-        if (real)                                                                           \
-            ok = __atomic_compare_exchange_n(&p->ctr, &oldv, newv, 0, __ATOMIC_SEQ_CST,     \
+        int _ok;                                                                             \
+        gasneti_atomic_fence_pre(_flags);                                                    \
+        if (_real)                                                                           \
+            _ok = __atomic_compare_exchange_n(&_p->_ctr, &_oldv, _newv, 0, __ATOMIC_SEQ_CST,     \
                                              __ATOMIC_SEQ_CST);                             \
-        else if ((ok = (p->ctr == oldv)))                                                   \
-            p->ctr = newv;                                                                  \
-        gasneti_atomic_fence_post(flags, ok);                                               \
-        return ok;                                                                          \
+        else if ((_ok = (_p->_ctr == _oldv)))                                                   \
+            _p->_ctr = _newv;                                                                  \
+        gasneti_atomic_fence_post(_flags, _ok);                                               \
+        return _ok;                                                                          \
     }
 
 GASNETI_ATOMIC_OPS(32)
 GASNETI_ATOMIC_OPS(64)
 
 /* Maps one family (prefix F, width W, real = 0 or 1) onto the operations. */
-#define gasneti_atomic_read(W, p, f, real) gasneti_atomic##W##_read(p, f, real)
-#define gasneti_atomic_set(W, p, v, f, real) gasneti_atomic##W##_set(p, (uint##W##_t)(v), f, real)
-#define gasneti_atomic_add(W, p, v, f, real) gasneti_atomic##W##_add(p, (uint##W##_t)(v), f, real)
-#define gasneti_atomic_sub(W, p, v, f, real) \
-    gasneti_atomic##W##_add(p, (uint##W##_t)(0 - (uint##W##_t)(v)), f, real)
-#define gasneti_atomic_dec_test(W, p, f, real) (gasneti_atomic##W##_add(p, (uint##W##_t)-1, f, real) == 0)
-#define gasneti_atomic_swap(W, p, v, f, real) gasneti_atomic##W##_swap(p, (uint##W##_t)(v), f, real)
-#define gasneti_atomic_cas(W, p, o, n, f, real) \
-    gasneti_atomic##W##_cas(p, (uint##W##_t)(o), (uint##W##_t)(n), f, real)
+#define gasneti_atomic_read(W, _p, f, _real) gasneti_atomic##W##_read(_p, f, _real)
+#define gasneti_atomic_set(W, _p, _v, f, _real) gasneti_atomic##W##_set(_p, (uint##W##_t)(_v), f, _real)
+#define gasneti_atomic_add(W, _p, _v, f, _real) gasneti_atomic##W##_add(_p, (uint##W##_t)(_v), f, _real)
+#define gasneti_atomic_sub(W, _p, _v, f, _real) \
+    gasneti_atomic##W##_add(_p, (uint##W##_t)(0 - (uint##W##_t)(_v)), f, _real)
+#define gasneti_atomic_dec_test(W, _p, f, _real) (gasneti_atomic##W##_add(_p, (uint##W##_t)-1, f, _real) == 0)
+#define gasneti_atomic_swap(W, _p, _v, f, _real) gasneti_atomic##W##_swap(_p, (uint##W##_t)(_v), f, _real)
+#define gasneti_atomic_cas(W, _p, o, _n, f, _real) \
+    gasneti_atomic##W##_cas(_p, (uint##W##_t)(o), (uint##W##_t)(_n), f, _real)
 
 #if defined(GASNETT_THREAD_SAFE)
 #define GASNETI_ATOMIC_REAL 1
@@ -558,25 +558,25 @@ GASNETI_ATOMIC_OPS(64)
 #endif
 
 /* gasnett_atomic32_*, gasnett_atomic64_*: atomic only in PAR */
-#define gasnett_atomic32_read(p, f) gasneti_atomic_read(32, p, f, GASNETI_ATOMIC_REAL)
-#define gasnett_atomic32_set(p, v, f) gasneti_atomic_set(32, p, v, f, GASNETI_ATOMIC_REAL)
-#define gasnett_atomic32_increment(p, f) ((void)gasneti_atomic_add(32, p, 1, f, GASNETI_ATOMIC_REAL))
-#define gasnett_atomic32_decrement(p, f) ((void)gasneti_atomic_sub(32, p, 1, f, GASNETI_ATOMIC_REAL))
-#define gasnett_atomic32_decrement_and_test(p, f) gasneti_atomic_dec_test(32, p, f, GASNETI_ATOMIC_REAL)
-#define gasnett_atomic32_compare_and_swap(p, o, n, f) gasneti_atomic_cas(32, p, o, n, f, GASNETI_ATOMIC_REAL)
-#define gasnett_atomic32_swap(p, v, f) gasneti_atomic_swap(32, p, v, f, GASNETI_ATOMIC_REAL)
-#define gasnett_atomic32_add(p, v, f) gasneti_atomic_add(32, p, v, f, GASNETI_ATOMIC_REAL)
-#define gasnett_atomic32_subtract(p, v, f) gasneti_atomic_sub(32, p, v, f, GASNETI_ATOMIC_REAL)
+#define gasnett_atomic32_read(_p, f) gasneti_atomic_read(32, _p, f, GASNETI_ATOMIC_REAL)
+#define gasnett_atomic32_set(_p, _v, f) gasneti_atomic_set(32, _p, _v, f, GASNETI_ATOMIC_REAL)
+#define gasnett_atomic32_increment(_p, f) ((void)gasneti_atomic_add(32, _p, 1, f, GASNETI_ATOMIC_REAL))
+#define gasnett_atomic32_decrement(_p, f) ((void)gasneti_atomic_sub(32, _p, 1, f, GASNETI_ATOMIC_REAL))
+#define gasnett_atomic32_decrement_and_test(_p, f) gasneti_atomic_dec_test(32, _p, f, GASNETI_ATOMIC_REAL)
+#define gasnett_atomic32_compare_and_swap(_p, o, _n, f) gasneti_atomic_cas(32, _p, o, _n, f, GASNETI_ATOMIC_REAL)
+#define gasnett_atomic32_swap(_p, _v, f) gasneti_atomic_swap(32, _p, _v, f, GASNETI_ATOMIC_REAL)
+#define gasnett_atomic32_add(_p, _v, f) gasneti_atomic_add(32, _p, _v, f, GASNETI_ATOMIC_REAL)
+#define gasnett_atomic32_subtract(_p, _v, f) gasneti_atomic_sub(32, _p, _v, f, GASNETI_ATOMIC_REAL)
 
-#define gasnett_atomic64_read(p, f) gasneti_atomic_read(64, p, f, GASNETI_ATOMIC_REAL)
-#define gasnett_atomic64_set(p, v, f) gasneti_atomic_set(64, p, v, f, GASNETI_ATOMIC_REAL)
-#define gasnett_atomic64_increment(p, f) ((void)gasneti_atomic_add(64, p, 1, f, GASNETI_ATOMIC_REAL))
-#define gasnett_atomic64_decrement(p, f) ((void)gasneti_atomic_sub(64, p, 1, f, GASNETI_ATOMIC_REAL))
-#define gasnett_atomic64_decrement_and_test(p, f) gasneti_atomic_dec_test(64, p, f, GASNETI_ATOMIC_REAL)
-#define gasnett_atomic64_compare_and_swap(p, o, n, f) gasneti_atomic_cas(64, p, o, n, f, GASNETI_ATOMIC_REAL)
-#define gasnett_atomic64_swap(p, v, f) gasneti_atomic_swap(64, p, v, f, GASNETI_ATOMIC_REAL)
-#define gasnett_atomic64_add(p, v, f) gasneti_atomic_add(64, p, v, f, GASNETI_ATOMIC_REAL)
-#define gasnett_atomic64_subtract(p, v, f) gasneti_atomic_sub(64, p, v, f, GASNETI_ATOMIC_REAL)
+#define gasnett_atomic64_read(_p, f) gasneti_atomic_read(64, _p, f, GASNETI_ATOMIC_REAL)
+#define gasnett_atomic64_set(_p, _v, f) gasneti_atomic_set(64, _p, _v, f, GASNETI_ATOMIC_REAL)
+#define gasnett_atomic64_increment(_p, f) ((void)gasneti_atomic_add(64, _p, 1, f, GASNETI_ATOMIC_REAL))
+#define gasnett_atomic64_decrement(_p, f) ((void)gasneti_atomic_sub(64, _p, 1, f, GASNETI_ATOMIC_REAL))
+#define gasnett_atomic64_decrement_and_test(_p, f) gasneti_atomic_dec_test(64, _p, f, GASNETI_ATOMIC_REAL)
+#define gasnett_atomic64_compare_and_swap(_p, o, _n, f) gasneti_atomic_cas(64, _p, o, _n, f, GASNETI_ATOMIC_REAL)
+#define gasnett_atomic64_swap(_p, _v, f) gasneti_atomic_swap(64, _p, _v, f, GASNETI_ATOMIC_REAL)
+#define gasnett_atomic64_add(_p, _v, f) gasneti_atomic_add(64, _p, _v, f, GASNETI_ATOMIC_REAL)
+#define gasnett_atomic64_subtract(_p, _v, f) gasneti_atomic_sub(64, _p, _v, f, GASNETI_ATOMIC_REAL)
 
 /* gasnett_atomic_*: the 32-bit family under its own names */
 typedef gasnett_atomic32_t gasnett_atomic_t;
@@ -587,17 +587,17 @@ typedef int32_t gasnett_atomic_sval_t;
 #define GASNETT_ATOMIC_MAX ((gasnett_atomic_val_t)UINT32_MAX)
 #define GASNETT_ATOMIC_SIGNED_MIN ((gasnett_atomic_sval_t)INT32_MIN)
 #define GASNETT_ATOMIC_SIGNED_MAX ((gasnett_atomic_sval_t)INT32_MAX)
-#define gasnett_atomic_signed(v) ((gasnett_atomic_sval_t)(v))
-#define gasnett_atomic_init(v) gasnett_atomic32_init(v)
-#define gasnett_atomic_read(p, f) gasnett_atomic32_read(p, f)
-#define gasnett_atomic_set(p, v, f) gasnett_atomic32_set(p, v, f)
-#define gasnett_atomic_increment(p, f) gasnett_atomic32_increment(p, f)
-#define gasnett_atomic_decrement(p, f) gasnett_atomic32_decrement(p, f)
-#define gasnett_atomic_decrement_and_test(p, f) gasnett_atomic32_decrement_and_test(p, f)
-#define gasnett_atomic_compare_and_swap(p, o, n, f) gasnett_atomic32_compare_and_swap(p, o, n, f)
-#define gasnett_atomic_swap(p, v, f) gasnett_atomic32_swap(p, v, f)
-#define gasnett_atomic_add(p, v, f) gasnett_atomic32_add(p, v, f)
-#define gasnett_atomic_subtract(p, v, f) gasnett_atomic32_subtract(p, v, f)
+#define gasnett_atomic_signed(_v) ((gasnett_atomic_sval_t)(_v))
+#define gasnett_atomic_init(_v) gasnett_atomic32_init(_v)
+#define gasnett_atomic_read(_p, f) gasnett_atomic32_read(_p, f)
+#define gasnett_atomic_set(_p, _v, f) gasnett_atomic32_set(_p, _v, f)
+#define gasnett_atomic_increment(_p, f) gasnett_atomic32_increment(_p, f)
+#define gasnett_atomic_decrement(_p, f) gasnett_atomic32_decrement(_p, f)
+#define gasnett_atomic_decrement_and_test(_p, f) gasnett_atomic32_decrement_and_test(_p, f)
+#define gasnett_atomic_compare_and_swap(_p, o, _n, f) gasnett_atomic32_compare_and_swap(_p, o, _n, f)
+#define gasnett_atomic_swap(_p, _v, f) gasnett_atomic32_swap(_p, _v, f)
+#define gasnett_atomic_add(_p, _v, f) gasnett_atomic32_add(_p, _v, f)
+#define gasnett_atomic_subtract(_p, _v, f) gasnett_atomic32_subtract(_p, _v, f)
 
 /* Strong atomics: atomic in every model. 32- and 64-bit __atomic
  * operations are lock-free where gcc says so, hence signal-safe. */
@@ -613,103 +613,103 @@ typedef gasnett_atomic64_t gasnett_strongatomic64_t;
 #if !defined(__GCC_ATOMIC_LLONG_LOCK_FREE) || __GCC_ATOMIC_LLONG_LOCK_FREE != 2
 #define GASNETT_STRONGATOMIC64_NOT_SIGNALSAFE 1
 #endif
-#define gasnett_strongatomic32_init(v) gasnett_atomic32_init(v)
-#define gasnett_strongatomic32_read(p, f) gasneti_atomic_read(32, p, f, 1)
-#define gasnett_strongatomic32_set(p, v, f) gasneti_atomic_set(32, p, v, f, 1)
-#define gasnett_strongatomic32_increment(p, f) ((void)gasneti_atomic_add(32, p, 1, f, 1))
-#define gasnett_strongatomic32_decrement(p, f) ((void)gasneti_atomic_sub(32, p, 1, f, 1))
-#define gasnett_strongatomic32_decrement_and_test(p, f) gasneti_atomic_dec_test(32, p, f, 1)
-#define gasnett_strongatomic32_compare_and_swap(p, o, n, f) gasneti_atomic_cas(32, p, o, n, f, 1)
-#define gasnett_strongatomic32_swap(p, v, f) gasneti_atomic_swap(32, p, v, f, 1)
-#define gasnett_strongatomic32_add(p, v, f) gasneti_atomic_add(32, p, v, f, 1)
-#define gasnett_strongatomic32_subtract(p, v, f) gasneti_atomic_sub(32, p, v, f, 1)
+#define gasnett_strongatomic32_init(_v) gasnett_atomic32_init(_v)
+#define gasnett_strongatomic32_read(_p, f) gasneti_atomic_read(32, _p, f, 1)
+#define gasnett_strongatomic32_set(_p, _v, f) gasneti_atomic_set(32, _p, _v, f, 1)
+#define gasnett_strongatomic32_increment(_p, f) ((void)gasneti_atomic_add(32, _p, 1, f, 1))
+#define gasnett_strongatomic32_decrement(_p, f) ((void)gasneti_atomic_sub(32, _p, 1, f, 1))
+#define gasnett_strongatomic32_decrement_and_test(_p, f) gasneti_atomic_dec_test(32, _p, f, 1)
+#define gasnett_strongatomic32_compare_and_swap(_p, o, _n, f) gasneti_atomic_cas(32, _p, o, _n, f, 1)
+#define gasnett_strongatomic32_swap(_p, _v, f) gasneti_atomic_swap(32, _p, _v, f, 1)
+#define gasnett_strongatomic32_add(_p, _v, f) gasneti_atomic_add(32, _p, _v, f, 1)
+#define gasnett_strongatomic32_subtract(_p, _v, f) gasneti_atomic_sub(32, _p, _v, f, 1)
 
-#define gasnett_strongatomic64_init(v) gasnett_atomic64_init(v)
-#define gasnett_strongatomic64_read(p, f) gasneti_atomic_read(64, p, f, 1)
-#define gasnett_strongatomic64_set(p, v, f) gasneti_atomic_set(64, p, v, f, 1)
-#define gasnett_strongatomic64_increment(p, f) ((void)gasneti_atomic_add(64, p, 1, f, 1))
-#define gasnett_strongatomic64_decrement(p, f) ((void)gasneti_atomic_sub(64, p, 1, f, 1))
-#define gasnett_strongatomic64_decrement_and_test(p, f) gasneti_atomic_dec_test(64, p, f, 1)
-#define gasnett_strongatomic64_compare_and_swap(p, o, n, f) gasneti_atomic_cas(64, p, o, n, f, 1)
-#define gasnett_strongatomic64_swap(p, v, f) gasneti_atomic_swap(64, p, v, f, 1)
-#define gasnett_strongatomic64_add(p, v, f) gasneti_atomic_add(64, p, v, f, 1)
-#define gasnett_strongatomic64_subtract(p, v, f) gasneti_atomic_sub(64, p, v, f, 1)
+#define gasnett_strongatomic64_init(_v) gasnett_atomic64_init(_v)
+#define gasnett_strongatomic64_read(_p, f) gasneti_atomic_read(64, _p, f, 1)
+#define gasnett_strongatomic64_set(_p, _v, f) gasneti_atomic_set(64, _p, _v, f, 1)
+#define gasnett_strongatomic64_increment(_p, f) ((void)gasneti_atomic_add(64, _p, 1, f, 1))
+#define gasnett_strongatomic64_decrement(_p, f) ((void)gasneti_atomic_sub(64, _p, 1, f, 1))
+#define gasnett_strongatomic64_decrement_and_test(_p, f) gasneti_atomic_dec_test(64, _p, f, 1)
+#define gasnett_strongatomic64_compare_and_swap(_p, o, _n, f) gasneti_atomic_cas(64, _p, o, _n, f, 1)
+#define gasnett_strongatomic64_swap(_p, _v, f) gasneti_atomic_swap(64, _p, _v, f, 1)
+#define gasnett_strongatomic64_add(_p, _v, f) gasneti_atomic_add(64, _p, _v, f, 1)
+#define gasnett_strongatomic64_subtract(_p, _v, f) gasneti_atomic_sub(64, _p, _v, f, 1)
 
-#define gasnett_strongatomic_init(v) gasnett_strongatomic32_init(v)
-#define gasnett_strongatomic_read(p, f) gasnett_strongatomic32_read(p, f)
-#define gasnett_strongatomic_set(p, v, f) gasnett_strongatomic32_set(p, v, f)
-#define gasnett_strongatomic_increment(p, f) gasnett_strongatomic32_increment(p, f)
-#define gasnett_strongatomic_decrement(p, f) gasnett_strongatomic32_decrement(p, f)
-#define gasnett_strongatomic_decrement_and_test(p, f) gasnett_strongatomic32_decrement_and_test(p, f)
-#define gasnett_strongatomic_compare_and_swap(p, o, n, f) gasnett_strongatomic32_compare_and_swap(p, o, n, f)
-#define gasnett_strongatomic_swap(p, v, f) gasnett_strongatomic32_swap(p, v, f)
-#define gasnett_strongatomic_add(p, v, f) gasnett_strongatomic32_add(p, v, f)
-#define gasnett_strongatomic_subtract(p, v, f) gasnett_strongatomic32_subtract(p, v, f)
+#define gasnett_strongatomic_init(_v) gasnett_strongatomic32_init(_v)
+#define gasnett_strongatomic_read(_p, f) gasnett_strongatomic32_read(_p, f)
+#define gasnett_strongatomic_set(_p, _v, f) gasnett_strongatomic32_set(_p, _v, f)
+#define gasnett_strongatomic_increment(_p, f) gasnett_strongatomic32_increment(_p, f)
+#define gasnett_strongatomic_decrement(_p, f) gasnett_strongatomic32_decrement(_p, f)
+#define gasnett_strongatomic_decrement_and_test(_p, f) gasnett_strongatomic32_decrement_and_test(_p, f)
+#define gasnett_strongatomic_compare_and_swap(_p, o, _n, f) gasnett_strongatomic32_compare_and_swap(_p, o, _n, f)
+#define gasnett_strongatomic_swap(_p, _v, f) gasnett_strongatomic32_swap(_p, _v, f)
+#define gasnett_strongatomic_add(_p, _v, f) gasnett_strongatomic32_add(_p, _v, f)
+#define gasnett_strongatomic_subtract(_p, _v, f) gasnett_strongatomic32_subtract(_p, _v, f)
 
 /* ---- 5. mutex, condition variable, rwlock ---------------------------- */
 
 #if defined(GASNETT_THREAD_SAFE) || (defined(GASNETT_USE_TRUE_MUTEXES) && GASNETT_USE_TRUE_MUTEXES)
 /* A pthread call that fails means a broken program: stop with its name. */
-static inline void gasneti_pthread_check(int rc, const char *what)
+static inline void gasneti_pthread_check(int _rc, const char *_what)
 {
-    if_pf(rc) gasnett_fatalerror("%s failed: %s", what, strerror(rc));
+    if_pf(_rc) gasnett_fatalerror("%s failed: %s", _what, strerror(_rc));
 }
 typedef pthread_mutex_t gasnett_mutex_t;
 #define GASNETT_MUTEX_INITIALIZER PTHREAD_MUTEX_INITIALIZER
-#define gasnett_mutex_init(p) gasneti_pthread_check(pthread_mutex_init(p, NULL), "pthread_mutex_init")
-#define gasnett_mutex_destroy(p) gasneti_pthread_check(pthread_mutex_destroy(p), "pthread_mutex_destroy")
-#define gasnett_mutex_destroy_ignoreerr(p) pthread_mutex_destroy(p)
-#define gasnett_mutex_lock(p) gasneti_pthread_check(pthread_mutex_lock(p), "pthread_mutex_lock")
-#define gasnett_mutex_unlock(p) gasneti_pthread_check(pthread_mutex_unlock(p), "pthread_mutex_unlock")
-#define gasnett_mutex_trylock(p) pthread_mutex_trylock(p)
+#define gasnett_mutex_init(_p) gasneti_pthread_check(pthread_mutex_init(_p, NULL), "pthread_mutex_init")
+#define gasnett_mutex_destroy(_p) gasneti_pthread_check(pthread_mutex_destroy(_p), "pthread_mutex_destroy")
+#define gasnett_mutex_destroy_ignoreerr(_p) pthread_mutex_destroy(_p)
+#define gasnett_mutex_lock(_p) gasneti_pthread_check(pthread_mutex_lock(_p), "pthread_mutex_lock")
+#define gasnett_mutex_unlock(_p) gasneti_pthread_check(pthread_mutex_unlock(_p), "pthread_mutex_unlock")
+#define gasnett_mutex_trylock(_p) pthread_mutex_trylock(_p)
 
 typedef pthread_cond_t gasnett_cond_t;
 #define GASNETT_COND_INITIALIZER PTHREAD_COND_INITIALIZER
-#define gasnett_cond_init(p) gasneti_pthread_check(pthread_cond_init(p, NULL), "pthread_cond_init")
-#define gasnett_cond_destroy(p) gasneti_pthread_check(pthread_cond_destroy(p), "pthread_cond_destroy")
-#define gasnett_cond_signal(p) gasneti_pthread_check(pthread_cond_signal(p), "pthread_cond_signal")
-#define gasnett_cond_broadcast(p) gasneti_pthread_check(pthread_cond_broadcast(p), "pthread_cond_broadcast")
+#define gasnett_cond_init(_p) gasneti_pthread_check(pthread_cond_init(_p, NULL), "pthread_cond_init")
+#define gasnett_cond_destroy(_p) gasneti_pthread_check(pthread_cond_destroy(_p), "pthread_cond_destroy")
+#define gasnett_cond_signal(_p) gasneti_pthread_check(pthread_cond_signal(_p), "pthread_cond_signal")
+#define gasnett_cond_broadcast(_p) gasneti_pthread_check(pthread_cond_broadcast(_p), "pthread_cond_broadcast")
 #define gasnett_cond_wait(c, m) gasneti_pthread_check(pthread_cond_wait(c, m), "pthread_cond_wait")
 
 #if defined(PTHREAD_RWLOCK_INITIALIZER)
 typedef pthread_rwlock_t gasnett_rwlock_t;
 #define GASNETT_RWLOCK_INITIALIZER PTHREAD_RWLOCK_INITIALIZER
-#define gasnett_rwlock_init(p) gasneti_pthread_check(pthread_rwlock_init(p, NULL), "pthread_rwlock_init")
-#define gasnett_rwlock_destroy(p) gasneti_pthread_check(pthread_rwlock_destroy(p), "pthread_rwlock_destroy")
-#define gasnett_rwlock_rdlock(p) gasneti_pthread_check(pthread_rwlock_rdlock(p), "pthread_rwlock_rdlock")
-#define gasnett_rwlock_wrlock(p) gasneti_pthread_check(pthread_rwlock_wrlock(p), "pthread_rwlock_wrlock")
-#define gasnett_rwlock_unlock(p) gasneti_pthread_check(pthread_rwlock_unlock(p), "pthread_rwlock_unlock")
-#define gasnett_rwlock_tryrdlock(p) pthread_rwlock_tryrdlock(p)
-#define gasnett_rwlock_trywrlock(p) pthread_rwlock_trywrlock(p)
+#define gasnett_rwlock_init(_p) gasneti_pthread_check(pthread_rwlock_init(_p, NULL), "pthread_rwlock_init")
+#define gasnett_rwlock_destroy(_p) gasneti_pthread_check(pthread_rwlock_destroy(_p), "pthread_rwlock_destroy")
+#define gasnett_rwlock_rdlock(_p) gasneti_pthread_check(pthread_rwlock_rdlock(_p), "pthread_rwlock_rdlock")
+#define gasnett_rwlock_wrlock(_p) gasneti_pthread_check(pthread_rwlock_wrlock(_p), "pthread_rwlock_wrlock")
+#define gasnett_rwlock_unlock(_p) gasneti_pthread_check(pthread_rwlock_unlock(_p), "pthread_rwlock_unlock")
+#define gasnett_rwlock_tryrdlock(_p) pthread_rwlock_tryrdlock(_p)
+#define gasnett_rwlock_trywrlock(_p) pthread_rwlock_trywrlock(_p)
 #else
 /* Strict ISO modes hide pthread_rwlock_t: serialize readers on a mutex. */
 typedef pthread_mutex_t gasnett_rwlock_t;
 #define GASNETT_RWLOCK_INITIALIZER PTHREAD_MUTEX_INITIALIZER
-#define gasnett_rwlock_init(p) gasnett_mutex_init(p)
-#define gasnett_rwlock_destroy(p) gasnett_mutex_destroy(p)
-#define gasnett_rwlock_rdlock(p) gasnett_mutex_lock(p)
-#define gasnett_rwlock_wrlock(p) gasnett_mutex_lock(p)
-#define gasnett_rwlock_unlock(p) gasnett_mutex_unlock(p)
-#define gasnett_rwlock_tryrdlock(p) pthread_mutex_trylock(p)
-#define gasnett_rwlock_trywrlock(p) pthread_mutex_trylock(p)
+#define gasnett_rwlock_init(_p) gasnett_mutex_init(_p)
+#define gasnett_rwlock_destroy(_p) gasnett_mutex_destroy(_p)
+#define gasnett_rwlock_rdlock(_p) gasnett_mutex_lock(_p)
+#define gasnett_rwlock_wrlock(_p) gasnett_mutex_lock(_p)
+#define gasnett_rwlock_unlock(_p) gasnett_mutex_unlock(_p)
+#define gasnett_rwlock_tryrdlock(_p) pthread_mutex_trylock(_p)
+#define gasnett_rwlock_trywrlock(_p) pthread_mutex_trylock(_p)
 #endif
 
 #else /* SEQ: one thread, nothing to exclude */
 typedef char gasnett_mutex_t;
 #define GASNETT_MUTEX_INITIALIZER '\0'
-#define gasnett_mutex_init(p) ((void)(p))
-#define gasnett_mutex_destroy(p) ((void)(p))
-#define gasnett_mutex_destroy_ignoreerr(p) ((void)(p), 0)
-#define gasnett_mutex_lock(p) ((void)(p))
-#define gasnett_mutex_unlock(p) ((void)(p))
-#define gasnett_mutex_trylock(p) ((void)(p), 0)
+#define gasnett_mutex_init(_p) ((void)(_p))
+#define gasnett_mutex_destroy(_p) ((void)(_p))
+#define gasnett_mutex_destroy_ignoreerr(_p) ((void)(_p), 0)
+#define gasnett_mutex_lock(_p) ((void)(_p))
+#define gasnett_mutex_unlock(_p) ((void)(_p))
+#define gasnett_mutex_trylock(_p) ((void)(_p), 0)
 
 typedef char gasnett_cond_t;
 #define GASNETT_COND_INITIALIZER '\0'
-#define gasnett_cond_init(p) ((void)(p))
-#define gasnett_cond_destroy(p) ((void)(p))
-#define gasnett_cond_signal(p) ((void)(p))
-#define gasnett_cond_broadcast(p) ((void)(p))
+#define gasnett_cond_init(_p) ((void)(_p))
+#define gasnett_cond_destroy(_p) ((void)(_p))
+#define gasnett_cond_signal(_p) ((void)(_p))
+#define gasnett_cond_broadcast(_p) ((void)(_p))
 /* No other thread could ever signal: waiting would hang forever. */
 #define gasnett_cond_wait(c, m)                                                         \
     ((void)(c), (void)(m),                                                              \
@@ -718,22 +718,22 @@ typedef char gasnett_cond_t;
 
 typedef char gasnett_rwlock_t;
 #define GASNETT_RWLOCK_INITIALIZER '\0'
-#define gasnett_rwlock_init(p) ((void)(p))
-#define gasnett_rwlock_destroy(p) ((void)(p))
-#define gasnett_rwlock_rdlock(p) ((void)(p))
-#define gasnett_rwlock_wrlock(p) ((void)(p))
-#define gasnett_rwlock_unlock(p) ((void)(p))
-#define gasnett_rwlock_tryrdlock(p) ((void)(p), 0)
-#define gasnett_rwlock_trywrlock(p) ((void)(p), 0)
+#define gasnett_rwlock_init(_p) ((void)(_p))
+#define gasnett_rwlock_destroy(_p) ((void)(_p))
+#define gasnett_rwlock_rdlock(_p) ((void)(_p))
+#define gasnett_rwlock_wrlock(_p) ((void)(_p))
+#define gasnett_rwlock_unlock(_p) ((void)(_p))
+#define gasnett_rwlock_tryrdlock(_p) ((void)(_p), 0)
+#define gasnett_rwlock_trywrlock(_p) ((void)(_p), 0)
 #endif
 
 /* Lock assertions are not checked. */
-#define gasnett_mutex_assertlocked(p) ((void)(p))
-#define gasnett_mutex_assertunlocked(p) ((void)(p))
-#define gasnett_rwlock_assertlocked(p) ((void)(p))
-#define gasnett_rwlock_assertrdlocked(p) ((void)(p))
-#define gasnett_rwlock_assertwrlocked(p) ((void)(p))
-#define gasnett_rwlock_assertunlocked(p) ((void)(p))
+#define gasnett_mutex_assertlocked(_p) ((void)(_p))
+#define gasnett_mutex_assertunlocked(_p) ((void)(_p))
+#define gasnett_rwlock_assertlocked(_p) ((void)(_p))
+#define gasnett_rwlock_assertrdlocked(_p) ((void)(_p))
+#define gasnett_rwlock_assertwrlocked(_p) ((void)(_p))
+#define gasnett_rwlock_assertunlocked(_p) ((void)(_p))
 
 /* ---- 6. thread keys: a void * per thread (PAR) or one global (SEQ) ---- */
 
@@ -742,49 +742,49 @@ typedef char gasnett_rwlock_t;
 #else
 #define GASNETI_THREADKEY_STORAGE
 #endif
-#define GASNETT_THREADKEY_DECLARE(key) \
-    GASNETT_EXTERNC GASNETI_THREADKEY_STORAGE void *gasneti_threadkey_##key
-#define GASNETT_THREADKEY_DEFINE(key)                                   \
-    GASNETT_THREADKEY_DECLARE(key);                                     \
-    GASNETI_THREADKEY_STORAGE void *gasneti_threadkey_##key = NULL
-#define gasnett_threadkey_init(key) ((void)0)
-#define gasnett_threadkey_get(key) ((void *)gasneti_threadkey_##key)
-#define gasnett_threadkey_set(key, v) ((void)(gasneti_threadkey_##key = (void *)(v)))
-#define gasnett_threadkey_get_noinit(key) gasnett_threadkey_get(key)
-#define gasnett_threadkey_set_noinit(key, v) gasnett_threadkey_set(key, v)
+#define GASNETT_THREADKEY_DECLARE(_key) \
+    GASNETT_EXTERNC GASNETI_THREADKEY_STORAGE void *gasneti_threadkey_##_key
+#define GASNETT_THREADKEY_DEFINE(_key)                                   \
+    GASNETT_THREADKEY_DECLARE(_key);                                     \
+    GASNETI_THREADKEY_STORAGE void *gasneti_threadkey_##_key = NULL
+#define gasnett_threadkey_init(_key) ((void)0)
+#define gasnett_threadkey_get(_key) ((void *)gasneti_threadkey_##_key)
+#define gasnett_threadkey_set(_key, _v) ((void)(gasneti_threadkey_##_key = (void *)(_v)))
+#define gasnett_threadkey_get_noinit(_key) gasnett_threadkey_get(_key)
+#define gasnett_threadkey_set_noinit(_key, _v) gasnett_threadkey_set(_key, _v)
 
 /* ---- 7. environment -------------------------------------------------- */
 
-extern char *gasnett_getenv(const char *key);
-extern void gasnett_setenv(const char *key, const char *value);
-extern void gasnett_unsetenv(const char *key);
-extern int gasnett_getenv_yesno_withdefault(const char *key, int dflt);
-extern int64_t gasnett_getenv_int_withdefault(const char *key, int64_t dflt,
-                                              uint64_t mem_size_multiplier);
-extern char *gasnett_getenv_withdefault(const char *key, const char *dflt);
-extern double gasnett_getenv_dbl_withdefault(const char *key, double dflt);
+extern char *gasnett_getenv(const char *_key);
+extern void gasnett_setenv(const char *_key, const char *_value);
+extern void gasnett_unsetenv(const char *_key);
+extern int gasnett_getenv_yesno_withdefault(const char *_key, int _dflt);
+extern int64_t gasnett_getenv_int_withdefault(const char *_key, int64_t _dflt,
+                                              uint64_t _mem_size_multiplier);
+extern char *gasnett_getenv_withdefault(const char *_key, const char *_dflt);
+extern double gasnett_getenv_dbl_withdefault(const char *_key, double _dflt);
 extern int gasnett_verboseenv(void);
-extern void gasnett_envstr_display(const char *key, const char *val, int is_dflt);
-extern void gasnett_envint_display(const char *key, int64_t val, int is_dflt, int is_mem_size);
-extern void gasnett_envdbl_display(const char *key, double val, int is_dflt);
+extern void gasnett_envstr_display(const char *_key, const char *_val, int _is_dflt);
+extern void gasnett_envint_display(const char *_key, int64_t _val, int _is_dflt, int _is_mem_size);
+extern void gasnett_envdbl_display(const char *_key, double _val, int _is_dflt);
 
 /* ---- 9. backtrace ----------------------------------------------------- */
 
 typedef struct {
     const char *name;
-    int (*fnp)(int fd); /* writes the calling thread's stack to fd; 0 = done */
+    int (*fnp)(int _fd); /* writes the calling thread's stack to fd; 0 = done */
     int threadsupport;
 } gasnett_backtrace_type_t;
 /* The client may define this (the library's copy is a weak all-zero one). */
 extern gasnett_backtrace_type_t gasnett_backtrace_user;
-extern void gasnett_backtrace_init(const char *exename);
-extern int gasnett_print_backtrace(int fd);
-extern int (*gasnett_print_backtrace_ifenabled)(int fd);
+extern void gasnett_backtrace_init(const char *_exename);
+extern int gasnett_print_backtrace(int _fd);
+extern int (*gasnett_print_backtrace_ifenabled)(int _fd);
 
 /* ---- 10. trace and stats: no tracing library, so no-op expressions ---- */
 
-static inline void gasneti_trace_printf_noop(const char *fmt, ...) { (void)fmt; }
-#define GASNETT_TRACE_SETSOURCELINE(file, line) ((void)0)
+static inline void gasneti_trace_printf_noop(const char *_fmt, ...) { (void)_fmt; }
+#define GASNETT_TRACE_SETSOURCELINE(_file, _line) ((void)0)
 #define GASNETT_TRACE_GETSOURCELINE(pfile, pline) ((void)0)
 #define GASNETT_TRACE_FREEZESOURCELINE() ((void)0)
 #define GASNETT_TRACE_UNFREEZESOURCELINE() ((void)0)
@@ -792,11 +792,11 @@ static inline void gasneti_trace_printf_noop(const char *fmt, ...) { (void)fmt; 
 #define GASNETT_TRACE_PRINTF_FORCE gasneti_trace_printf_noop
 #define GASNETT_TRACE_ENABLED 0
 #define GASNETT_TRACE_GETMASK() ""
-#define GASNETT_TRACE_SETMASK(mask) ((void)0)
+#define GASNETT_TRACE_SETMASK(_mask) ((void)0)
 #define GASNETT_STATS_GETMASK() ""
-#define GASNETT_STATS_SETMASK(mask) ((void)0)
+#define GASNETT_STATS_SETMASK(_mask) ((void)0)
 #define GASNETT_TRACE_GET_TRACELOCAL() (0)
-#define GASNETT_TRACE_SET_TRACELOCAL(v) ((void)0)
+#define GASNETT_TRACE_SET_TRACELOCAL(_v) ((void)0)
 #define GASNETT_STATS_INIT(callback) 0
 
 /* ---- 11. debug malloc ------------------------------------------------ */
@@ -805,18 +805,18 @@ static inline void gasneti_trace_printf_noop(const char *fmt, ...) { (void)fmt; 
  * block, a table of live blocks, freed blocks held back a while; any
  * misuse it sees is a fatal error naming the block and where it was
  * allocated. file/line are the caller's. */
-extern void *gasneti_debug_malloc(size_t size, const char *file, int line);
-extern void *gasneti_debug_calloc(size_t n, size_t size, const char *file, int line);
-extern void *gasneti_debug_realloc(void *p, size_t size, const char *file, int line);
-extern void gasneti_debug_free(void *p, const char *file, int line);
-extern char *gasneti_debug_strdup(const char *s, const char *file, int line);
-extern char *gasneti_debug_strndup(const char *s, size_t n, const char *file, int line);
-extern void gasneti_debug_memcheck(const void *p, const char *file, int line);
-extern void gasneti_debug_memcheck_one(const char *file, int line);
-extern void gasneti_debug_memcheck_all(const char *file, int line);
+extern void *gasneti_debug_malloc(size_t size, const char *_file, int _line);
+extern void *gasneti_debug_calloc(size_t _n, size_t size, const char *_file, int _line);
+extern void *gasneti_debug_realloc(void *_p, size_t size, const char *_file, int _line);
+extern void gasneti_debug_free(void *_p, const char *_file, int _line);
+extern char *gasneti_debug_strdup(const char *_s, const char *_file, int _line);
+extern char *gasneti_debug_strndup(const char *_s, size_t _n, const char *_file, int _line);
+extern void gasneti_debug_memcheck(const void *_p, const char *_file, int _line);
+extern void gasneti_debug_memcheck_one(const char *_file, int _line);
+extern void gasneti_debug_memcheck_all(const char *_file, int _line);
 /* strdup and strndup on malloc, for strict ISO modes that hide them */
-extern char *gasneti_libc_strdup(const char *s);
-extern char *gasneti_libc_strndup(const char *s, size_t n);
+extern char *gasneti_libc_strdup(const char *_s);
+extern char *gasneti_libc_strndup(const char *_s, size_t _n);
 
 #if defined(GASNET_DEBUGMALLOC)
 /* What the checked allocator has done (live: allocated and not yet freed;
@@ -826,24 +826,24 @@ typedef struct {
     uint64_t allocated_objects, freed_objects, live_objects, live_objects_max;
     uint64_t overhead_bytes;
 } gasnett_heapstats_t;
-extern int gasnett_getheapstats(gasnett_heapstats_t *pstat); /* 0: filled in */
+extern int gasnett_getheapstats(gasnett_heapstats_t *_pstat); /* 0: filled in */
 #define gasnett_debug_malloc(sz) gasneti_debug_malloc(sz, __FILE__, __LINE__)
-#define gasnett_debug_calloc(n, sz) gasneti_debug_calloc(n, sz, __FILE__, __LINE__)
-#define gasnett_debug_realloc(p, sz) gasneti_debug_realloc(p, sz, __FILE__, __LINE__)
-#define gasnett_debug_free(p) gasneti_debug_free(p, __FILE__, __LINE__)
-#define gasnett_debug_strdup(s) gasneti_debug_strdup(s, __FILE__, __LINE__)
-#define gasnett_debug_strndup(s, n) gasneti_debug_strndup(s, n, __FILE__, __LINE__)
-#define gasnett_debug_memcheck(p) gasneti_debug_memcheck(p, __FILE__, __LINE__)
+#define gasnett_debug_calloc(_n, sz) gasneti_debug_calloc(_n, sz, __FILE__, __LINE__)
+#define gasnett_debug_realloc(_p, sz) gasneti_debug_realloc(_p, sz, __FILE__, __LINE__)
+#define gasnett_debug_free(_p) gasneti_debug_free(_p, __FILE__, __LINE__)
+#define gasnett_debug_strdup(_s) gasneti_debug_strdup(_s, __FILE__, __LINE__)
+#define gasnett_debug_strndup(_s, _n) gasneti_debug_strndup(_s, _n, __FILE__, __LINE__)
+#define gasnett_debug_memcheck(_p) gasneti_debug_memcheck(_p, __FILE__, __LINE__)
 #define gasnett_debug_memcheck_one() gasneti_debug_memcheck_one(__FILE__, __LINE__)
 #define gasnett_debug_memcheck_all() gasneti_debug_memcheck_all(__FILE__, __LINE__)
 #else
 #define gasnett_debug_malloc(sz) malloc(sz)
-#define gasnett_debug_calloc(n, sz) calloc(n, sz)
-#define gasnett_debug_realloc(p, sz) realloc(p, sz)
-#define gasnett_debug_free(p) free(p)
-#define gasnett_debug_strdup(s) gasneti_libc_strdup(s)
-#define gasnett_debug_strndup(s, n) gasneti_libc_strndup(s, n)
-#define gasnett_debug_memcheck(p) ((void)(p))
+#define gasnett_debug_calloc(_n, sz) calloc(_n, sz)
+#define gasnett_debug_realloc(_p, sz) realloc(_p, sz)
+#define gasnett_debug_free(_p) free(_p)
+#define gasnett_debug_strdup(_s) gasneti_libc_strdup(_s)
+#define gasnett_debug_strndup(_s, _n) gasneti_libc_strndup(_s, _n)
+#define gasnett_debug_memcheck(_p) ((void)(_p))
 #define gasnett_debug_memcheck_one() ((void)0)
 #define gasnett_debug_memcheck_all() ((void)0)
 #endif
@@ -854,9 +854,9 @@ extern int gasnett_getheapstats(gasnett_heapstats_t *pstat); /* 0: filled in */
  * ("GEX_OP_ADD|GEX_OP_FADD"), unknown bits as one hex number, 0 as "0".
  * Writes it with its NUL into buf and returns its size with the NUL; with
  * buf == NULL returns that size only. ti is a gex_TI_t. */
-extern size_t gasnett_format_dt(char *buf, gex_DT_t dt);
-extern size_t gasnett_format_op(char *buf, gex_OP_t op);
-extern size_t gasnett_format_ti(char *buf, unsigned int ti);
+extern size_t gasnett_format_dt(char *_buf, gex_DT_t _dt);
+extern size_t gasnett_format_op(char *_buf, gex_OP_t _op);
+extern size_t gasnett_format_ti(char *_buf, unsigned int _ti);
 
 /* VIS descriptors; ..._bufsz(n) is the size of the buffer the formatter
  * needs for n entries (stride levels for putsgets). Each returns buf.
@@ -864,14 +864,14 @@ extern size_t gasnett_format_ti(char *buf, unsigned int ti);
  *   memveclist: "2 entries: [{0x1000,16}, {0x2000,0}]"  (list: gex_Memvec_t[count])
  *   putsgets:   "dst=0x1000 dststrides=[8,64] src=0x2000 srcstrides=[16,128]
  *                elemsz=8 count=[4,2]"  (one line) */
-extern size_t gasnett_format_addrlist_bufsz(size_t count);
-extern char *gasnett_format_addrlist(char *buf, size_t count, void *const *list, size_t len);
-extern size_t gasnett_format_memveclist_bufsz(size_t count);
-extern char *gasnett_format_memveclist(char *buf, size_t count, const void *list);
-extern size_t gasnett_format_putsgets_bufsz(size_t stridelevels);
-extern char *gasnett_format_putsgets(char *buf, const void *dstaddr, const ptrdiff_t *dststrides,
-                                     const void *srcaddr, const ptrdiff_t *srcstrides, size_t elemsz,
-                                     const size_t *count, size_t stridelevels);
+extern size_t gasnett_format_addrlist_bufsz(size_t _count);
+extern char *gasnett_format_addrlist(char *_buf, size_t _count, void *const *_list, size_t _len);
+extern size_t gasnett_format_memveclist_bufsz(size_t _count);
+extern char *gasnett_format_memveclist(char *_buf, size_t _count, const void *_list);
+extern size_t gasnett_format_putsgets_bufsz(size_t _stridelevels);
+extern char *gasnett_format_putsgets(char *_buf, const void *_dstaddr, const ptrdiff_t *_dststrides,
+                                     const void *_srcaddr, const ptrdiff_t *_srcstrides, size_t _elemsz,
+                                     const size_t *_count, size_t _stridelevels);
 
 /* Self-tests, for test programs, in a GASNet-EX client (after gasnetex.h,
  * which declares the types): the tools checks of sections A-H (see
@@ -881,9 +881,9 @@ extern char *gasnett_format_putsgets(char *buf, const void *dstaddr, const ptrdi
  * gets between myseg and peerseg (a 4 KiB area at each; peerseg lies in
  * peer's bound segment). testsections NULL or "" runs all. 0: all passed. */
 #ifdef GEX_SPEC_VERSION_MAJOR /* gasnetex.h came first */
-extern int gasnett_run_diagnostics(int iters, int threadcnt, const char *testsections,
-                                   gex_TM_t myteam, void *myseg, gex_Rank_t peer, void *peerseg);
-extern void gasnett_diagnostic_gethandlers(gex_AM_Entry_t **table, int *count);
+extern int gasnett_run_diagnostics(int _iters, int _threadcnt, const char *_testsections,
+                                   gex_TM_t _myteam, void *_myseg, gex_Rank_t _peer, void *_peerseg);
+extern void gasnett_diagnostic_gethandlers(gex_AM_Entry_t **_table, int *_count);
 #endif
 
 #endif /* !GASNETT_LITE_MODE */
