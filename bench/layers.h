@@ -245,11 +245,8 @@ static void floor_start(void)
     MPI_Aint bytes;
     int unit;
     size_t size = 64 + 2 * sizeof(bench_ring_t) + 64; /* zeroed: no stamp matches */
-    MPI_Info info;
-    MPI_Info_create(&info);
-    MPI_Info_set(info, "alloc_shared_noncontig", "false");
-    MPI_Win_allocate_shared(me == ACTIVE ? (MPI_Aint)size : 0, 1, info, node_comm, &base, &floor_win);
-    MPI_Info_free(&info);
+    MPI_Win_allocate_shared(me == ACTIVE ? (MPI_Aint)size : 0, 1, MPI_INFO_NULL, node_comm, &base,
+                            &floor_win);
     MPI_Win_shared_query(floor_win, 0, &bytes, &unit, &line);
     MPI_Win_lock_all(MPI_MODE_NOCHECK, floor_win);
     line = (char *)(((uintptr_t)line + 63) & ~(uintptr_t)63); /* whole lines */

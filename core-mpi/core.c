@@ -44,6 +44,7 @@ const char *gasnet_max_segsize_str;
 /* The client header's configuration string, also in the library binary
  * (GASNet-1 spec §1.4), where ident(1) and strings(1) find it. */
 __attribute__((used)) const char gasneti_config_string[] = "$GASNetConfig: " GASNET_CONFIG_STRING " $";
+
 __thread char gasneti_threadinfo_tag;
 
 static uintptr_t max_local_segsize, max_global_segsize;
