@@ -25,6 +25,10 @@ for n in 2 3; do t ammpi_pause $n -g 'ammpi_pause: ok' -- $B/tests/ammpi_pause $
 # pause endpoints, switch RMA paths (checking that the switch works) and
 # bounce the cache-line floor and the rings' floor
 s launcher_help -- bash -c 'u=$(launch/gasnetrun_mpi --help) && grep -q "^  gasnetrun_mpi -n N" <<< "$u"'
+# a program named bare, in the current directory and not on PATH
+if [ -x $B/tests/seq/ex_teams ]; then
+    s launcher_bare_name -- bash -c "cd $B/tests/seq && $PWD/launch/gasnetrun_mpi -n 1 ex_teams | grep -q 'ex_teams: ok'"
+fi
 if [ -x $B/bench/pingpong/pingpong ]; then
     for p in pingpong flood barrier ratomic coll; do
         s bench_help_$p -- bash -c "u=\$($B/bench/$p/$p --help) && grep -q '^usage: .*/$p ' <<< \"\$u\""
