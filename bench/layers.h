@@ -189,10 +189,8 @@ static gasneti_shmam_frame_t *ring_frame(bench_ring_t *r, uint64_t pos)
 static inline void ring_send(const char *msg)
 {
     uint64_t tail = ring_tail;
-    if (tail + GASNETI_SHMAM_LINE - ring_head_seen > RING_BYTES)
-        while (tail + GASNETI_SHMAM_LINE - (ring_head_seen = __atomic_load_n(
-                   &ring_tx->ctl.head, __ATOMIC_ACQUIRE)) > RING_BYTES)
-            ;
+    while (tail + GASNETI_SHMAM_LINE - ring_head_seen > RING_BYTES) /* looks full: reread */
+        ring_head_seen = __atomic_load_n(&ring_tx->ctl.head, __ATOMIC_ACQUIRE);
     gasneti_shmam_frame_t *f = ring_frame(ring_tx, tail);
     memcpy((char *)f + GASNETI_SHMAM_FRAME, msg, ring_msg_len);
     f->total = GASNETI_SHMAM_LINE;
