@@ -24,7 +24,21 @@ for n in 2 3; do t ammpi_pause $n -g 'ammpi_pause: ok' -- $B/tests/ammpi_pause $
 # (built in the optimised flavour only), with a short run of each: they
 # pause endpoints, switch RMA paths (checking that the switch works) and
 # bounce the cache-line floor and the rings' floor
-s launcher_help -- bash -c 'u=$(launch/gasnetrun_mpi --help) && grep -q "^  gasnetrun_mpi -n N" <<< "$u"'
+s launcher_help -- bash -c 'u=$(launch/gasnetrun_mpi --help) && grep -q "^  gasnetrun_mpi -n N \\[-N NODES\\] \\[-c CPUS\\]" <<< "$u" && grep -q "^  -spawner=mpi" <<< "$u"'
+# the options GASNet's launchers take and runtimes pass: -N hosts and -c
+# cores become hydra's -ppn and -bind-to in the default template (shown by
+# -t), -spawner=mpi and -k are accepted, -- ends the options; what cannot
+# be honoured is refused with the value named
+s launcher_options_template -- bash -c 'o=$(launch/gasnetrun_mpi -t -n 5 -N 2 -c 3 -E HOME -k -spawner=mpi -- /bin/true 2>&1) &&
+    grep -q "running: mpirun -np 5 -ppn 3 -bind-to core:3 env .*/bin/true$" <<< "$o" &&
+    o=$(GASNET_MPIRUN_CMD="echo %N %M %R %T %C" launch/gasnetrun_mpi -n 4 -N 2 -c 1 -spawner mpi /bin/echo hi) &&
+    grep -q "^4 2 2 1 env .*/bin/echo hi$" <<< "$o"'
+s launcher_options_run -- bash -c 'o=$(launch/gasnetrun_mpi -n 2 -N 1 -c 1 -spawner=mpi -- /bin/echo ran) && [ "$(grep -c ^ran$ <<< "$o")" = 2 ]'
+s launcher_options_refused -- bash -c '
+    o=$(launch/gasnetrun_mpi -n 2 -spawner=ssh /bin/true 2>&1); [ $? = 2 ] && grep -q "spawner .ssh. is not available" <<< "$o" &&
+    o=$(launch/gasnetrun_mpi -n 2 -N 3 /bin/true 2>&1); [ $? = 2 ] && grep -q "N 3 asks for more hosts than the 2 processes" <<< "$o" &&
+    o=$(launch/gasnetrun_mpi -n 2 -c 0 /bin/true 2>&1); [ $? = 2 ] && grep -q "c needs a positive number of cores per process, got .0." <<< "$o" &&
+    o=$(launch/gasnetrun_mpi -n 2 -q /bin/true 2>&1); [ $? = 2 ] && grep -q "unknown option -q" <<< "$o"'
 # a program named bare, in the current directory and not on PATH
 if [ -x $B/tests/seq/ex_teams ]; then
     s launcher_bare_name -- bash -c "cd $B/tests/seq && $PWD/launch/gasnetrun_mpi -n 1 ex_teams | grep -q 'ex_teams: ok'"
