@@ -41,9 +41,11 @@ void (*gasnet_client_attach_hook)(void *segbase, uintptr_t segsize);
 uint64_t gasnet_max_segsize;
 const char *gasnet_max_segsize_str;
 
-/* The client header's configuration string, also in the library binary
- * (GASNet-1 spec §1.4), where ident(1) and strings(1) find it. */
-__attribute__((used)) const char gasneti_config_string[] = "$GASNetConfig: " GASNET_CONFIG_STRING " $";
+/* The ident strings (ident.c; among them the client header's configuration
+ * string, GASNet-1 spec §1.4): referred to here so that every program
+ * linked with the core carries them. */
+extern const char *const gasneti_idents[];
+__attribute__((used)) static const char *const *const idents_kept = gasneti_idents;
 
 __thread char gasneti_threadinfo_tag;
 

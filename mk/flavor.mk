@@ -39,6 +39,14 @@ ifeq ($(CFLAGS_$(FLAVOR)),)
 $(error unknown FLAVOR=$(FLAVOR): use opt, debug, asan, tsan or fuzz)
 endif
 CFLAGS := -std=gnu11 -Wall -Wextra -Werror -pthread $(CFLAGS_$(FLAVOR))
+# The libraries' objects are position-independent, so that a client may
+# link them into a shared object (runtimes build their GASNet wrapper as a
+# .so, some load it with dlopen). -fno-semantic-interposition keeps calls
+# within a file direct and inlinable, as without -fPIC; in a program linked
+# with the static libraries the linker relaxes thread-local accesses to the
+# executable's model, so the fast paths cost the same. Tests and benchmarks
+# compile as clients do, without it.
+LIB_CFLAGS := $(CFLAGS) -fPIC -fno-semantic-interposition
 LDFLAGS := -pthread $(filter -fsanitize=%,$(CFLAGS_$(FLAVOR)))
 DEBUG_DEF := $(if $(filter debug,$(FLAVOR)),GASNET_DEBUG,GASNET_NDEBUG)
 
@@ -133,7 +141,7 @@ $(B)/flags.sh: mk/flavor.mk $(wildcard core-native/ofi.c core-native/verbs.c)
 $(B)/obj/ammpi/%.o: ammpi/%.c $(CONFIG_H)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
-	@$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+	@$(CC) $(CPPFLAGS) $(LIB_CFLAGS) -MMD -MP -c $< -o $@
 
 $(LIBAMMPI): $(patsubst ammpi/%.c,$(B)/obj/ammpi/%.o,$(AMMPI_SRCS))
 	@mkdir -p $(dir $@)
@@ -143,7 +151,7 @@ define mode_rules
 $(B)/obj/$(1)/%.o: %.c $(CONFIG_H)
 	@mkdir -p $$(dir $$@)
 	@echo "  CC      $$@"
-	@$(CC) $(CPPFLAGS) $$(FILE_CPPFLAGS) $(MODE_DEF_$(1)) $(CFLAGS) -MMD -MP -c $$< -o $$@
+	@$(CC) $(CPPFLAGS) $$(FILE_CPPFLAGS) $(MODE_DEF_$(1)) $(LIB_CFLAGS) -MMD -MP -c $$< -o $$@
 
 $(B)/lib/libgasnet-mpi-$(1).a: $(patsubst %.c,$(B)/obj/$(1)/%.o,$(GASNET_SRCS))
 	@mkdir -p $$(dir $$@)
@@ -151,15 +159,19 @@ $(B)/lib/libgasnet-mpi-$(1).a: $(patsubst %.c,$(B)/obj/$(1)/%.o,$(GASNET_SRCS))
 endef
 $(foreach m,$(MODES),$(eval $(call mode_rules,$(m))))
 $(B)/obj/%/memkind/cuda.o: FILE_CPPFLAGS := -I$(CUDA_INC)
+# ident.c's build-specific values (core-mpi/ident.c)
+$(B)/obj/%/core-mpi/ident.o: FILE_CPPFLAGS := -DGASNETI_IDENT_SYSTEM='"$(shell uname -n)"' \
+    -DGASNETI_IDENT_TUPLE='"$(shell $(CC) -dumpmachine)"' -DGASNETI_IDENT_FLAVOR='"$(FLAVOR)"' \
+    -DGASNETI_IDENT_GITHASH='"$(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)"'
 
 $(B)/obj/tools-seq/%.o: %.c $(CONFIG_H)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
-	@$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c $< -o $@
+	@$(CC) $(CPPFLAGS) $(LIB_CFLAGS) -MMD -MP -c $< -o $@
 $(B)/obj/tools-par/%.o: %.c $(CONFIG_H)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
-	@$(CC) $(CPPFLAGS) -DGASNETT_THREAD_SAFE=1 -D_REENTRANT $(CFLAGS) -MMD -MP -c $< -o $@
+	@$(CC) $(CPPFLAGS) -DGASNETT_THREAD_SAFE=1 -D_REENTRANT $(LIB_CFLAGS) -MMD -MP -c $< -o $@
 $(B)/lib/libgasnet_tools-%.a: $(addprefix $(B)/obj/tools-%/,$(TOOLS_SRCS:.c=.o))
 	@mkdir -p $(dir $@)
 	@rm -f $@ && ar rcs $@ $^

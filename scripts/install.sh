@@ -39,6 +39,9 @@ for mode in seq par parsync; do
 #   include \$(GASNET_PREFIX)/include/mpi-conduit/mpi-$mode.mak
 #   x.o: x.c ; \$(GASNET_CC) \$(GASNET_CPPFLAGS) \$(GASNET_CFLAGS) -c x.c
 #   x:   x.o ; \$(GASNET_LD) \$(GASNET_LDFLAGS) -o x x.o \$(GASNET_LIBS)
+# The libraries are position-independent: to link them into a shared object,
+# compile your own objects with -fPIC and link with -shared:
+#   libx.so: x.o ; \$(GASNET_LD) \$(GASNET_LDFLAGS) -shared -o libx.so x.o \$(GASNET_LIBS)
 GASNET_PREFIX = $prefix
 GASNET_CC = $mpicc
 GASNET_CXX = $mpicxx

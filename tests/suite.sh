@@ -137,6 +137,7 @@ t gasnet_tools_client_preinit_env 2 -e GASNET_VERBOSEENV=1 -e GASNET_TB_JOBWIDE=
 # --- install layout: both builds installed, clients built outside the tree
 # through the fragments and pkg-config in every mode, link-name checks.
 if [ "$FLAVOR" = debug ]; then s install_test -- tests/install_test.sh; fi
+if [ "$FLAVOR" = debug ] && [ -d build/opt/lib ]; then s install_so_test -- tests/install_so_test.sh; fi
 
 # The debug flavour skips the interoperability and exit tests (the
 # optimised and ASan flavours run them): its checks do not touch them.
