@@ -9,6 +9,8 @@
  *                          oneself from such a handler, every category, a
  *                          negotiated payload, and GASNet-1's requests
 
+ *   ex_clients loopback_bad   a loopback handler that sends a request (the
+ *                          debug build stops the job, naming the call)
  *   ex_clients ad_local    gex_AD_Create completes locally: every rank but
  *                          0 creates a domain, then sends rank 0 an AM;
  *                          rank 0 waits for them all before it creates its
@@ -211,6 +213,26 @@ static void test_loopback(void)
     MSG0("loopback: every category to oneself ran its handler and its reply's before returning");
 }
 
+/* A loopback handler that breaks the rules: a request (debug builds stop
+ * the job: the rule that bounds the nesting is enforced on this path too) */
+static void bad_h(gex_Token_t t)
+{
+    (void)t;
+    gex_AM_RequestShort0(c.tm, c.me, H_FLAG, 0);
+}
+
+static void test_loopback_bad(void)
+{
+    gex_AM_Entry_t table[] = {
+        {H_FLAG, (gex_AM_Fn_t)flag_h, GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, 0, NULL, "flag"},
+        {H_INFO, (gex_AM_Fn_t)bad_h, GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, 0, NULL, "bad"},
+    };
+    CHECK_OK(gex_EP_RegisterHandlers(c.ep, table, EX_NELEM(table)));
+    ex_barrier(c.tm);
+    if (c.me == 0) gex_AM_RequestShort0(c.tm, 0, H_INFO, 0);
+    ex_barrier(c.tm);
+}
+
 /* ---- gex_AD_Create and gex_AD_Destroy complete locally */
 
 enum { H_CREATED = 220 };
@@ -368,6 +390,7 @@ int main(int argc, char **argv)
         ex_attach(&c, 1 << 16);
     }
     if (!strcmp(mode, "loopback")) test_loopback();
+    else if (!strcmp(mode, "loopback_bad")) test_loopback_bad();
     else if (!strcmp(mode, "ad_local")) test_ad_local();
     else if (!strcmp(mode, "flags")) test_flags();
     else if (!strcmp(mode, "query_null")) test_query_null();

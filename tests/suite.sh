@@ -74,6 +74,10 @@ reply_from_reply|gasnet_AMReplyShort: called from a reply handler
 reply_with_hsl|gasnet_AMReplyShort: called while the handler holds an HSL
 long_outside|gasnet_AMRequestLong: destination .* outside node 1
 CASES
+    # a handler run in its sender's call (loopback) obeys the same rules
+    t ex_clients_loopback_bad 2 -x nonzero \
+        -g 'FATAL ERROR: node 0 of 2: gex_AM_RequestShort communicates inside a request handler' \
+        -- $B/tests/seq/ex_clients loopback_bad
 fi
 
 # --- gasnet_tools (tools-only programs: one process, SEQ and PAR builds)
