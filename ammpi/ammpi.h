@@ -157,6 +157,10 @@ int ammpi_request_long_async(ammpi_ep_t *ep, int dest, int handler,
  * makes a request return AMMPI_ERR_AGAIN, sending nothing, where it would
  * wait for a credit or a send buffer. */
 #define AMMPI_IMMEDIATE 1
+/* AMMPI_LOOPBACK: a request to this rank runs its handler (and the
+ * handler's reply's) in the sender's call, before it returns, instead of
+ * travelling through MPI to the next poll (docs/loopback.md). */
+#define AMMPI_LOOPBACK 2
 typedef struct ammpi_msg {
     int category; /* AMMPI_SHORT, AMMPI_MEDIUM or AMMPI_LONG */
     int dest, dest_ep, src_ep;
@@ -231,7 +235,7 @@ void ammpi_wire_write(void *buf, const struct ammpi_msg *m, int dest_ep, int is_
 /* A message a channel received from src (len bytes of wire form):
  * validated (rejected with the error handler's report), then its handler
  * runs, with replies going back through ch. Returns 0, or -1 if rejected.
- * Not from a handler. */
+ * Not from a handler (but by the loopback channel, send.c, for a reply). */
 int ammpi_deliver(ammpi_ep_t *ep, ammpi_channel_t *ch, int src, const void *msg, size_t len);
 
 /* Serialises the caller's own MPI calls with the endpoint's, for callers

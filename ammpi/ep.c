@@ -183,6 +183,7 @@ int ammpi_open(ammpi_ep_t **out, MPI_Comm parent, const ammpi_config_t *cfg)
     }
     ep->nrecv = (int)r;
     ep->on_error = default_error;
+    ammpi_loop_init(ep);
     pthread_mutex_init(&ep->lock, NULL);
     if (!ep_alloc(ep)) {
         MPI_Comm_free(&ep->comm);

@@ -160,6 +160,7 @@ struct ammpi_ep {
     target_t *targets[AMMPI_MAX_EPS]; /* NULL: index not open */
     ammpi_channel_t **channel_of;     /* per peer: the channel serving it, or NULL */
     ammpi_channel_t *channels[4];
+    ammpi_channel_t loop;             /* AMMPI_LOOPBACK requests and their replies (send.c) */
     int nchannels;
     int channels_serve_all; /* every peer but this rank goes through a channel */
     unsigned mpi_quiet;     /* polls since MPI last carried a message (atomic) */
@@ -214,7 +215,8 @@ static inline int ammpi_in_handler(void) { return ammpi_running_token != NULL; }
 static inline void ammpi_enter_handler(struct ammpi_token *tok) { ammpi_running_token = tok; }
 static inline void ammpi_leave_handler(struct ammpi_token *prev) { ammpi_running_token = prev; }
 
-/* send.c (all with the lock held) */
+/* send.c (all with the lock held, but ammpi_loop_init) */
+void ammpi_loop_init(ammpi_ep_t *ep);
 int ammpi_reclaim_sends(ammpi_ep_t *ep);
 void ammpi_send_credits(ammpi_ep_t *ep, int peer);
 void ammpi_flush_owed(ammpi_ep_t *ep);

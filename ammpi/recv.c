@@ -316,12 +316,14 @@ static void dispatch(ammpi_ep_t *ep, msg_t *m, ammpi_channel_t *ch)
     const ammpi_hdr_t *h = m->hdr;
     struct ammpi_token tok = {ep, h, m->src, 0, ch};
     int is_request = (h->kind & K_REPLY) == 0;
+    /* a loopback reply's handler runs inside its request's handler */
+    struct ammpi_token *outer = ammpi_running_token;
     ammpi_enter_handler(&tok);
     if (ep->hook_before) ep->hook_before(&tok, is_request);
     call_handler(ep->targets[h->ep]->handlers[h->handler].fn, (h->kind & ~K_REPLY) == K_SHORT,
                  &tok, m->payload, h->nbytes, m->args, h->nargs);
     if (ep->hook_after) ep->hook_after(&tok, is_request);
-    ammpi_leave_handler(NULL);
+    ammpi_leave_handler(outer);
     if (ch) return; /* no credits, nothing to repost */
     LOCK(ep);
     if (is_request && !tok.replied) owe_credit(ep, m->src);

@@ -1,8 +1,19 @@
 /* ammpi sends: requests (wait for a credit and a request buffer, polling),
  * replies and credit returns (never wait), and the bookkeeping of sends
- * MPI still owns. The protocol is described in internal.h. */
+ * MPI still owns. The protocol is described in internal.h.
+ *
+ * LOOPBACK. A request to this rank marked AMMPI_LOOPBACK goes through
+ * ep->loop, a channel that delivers at once: the message is written in
+ * its wire form and given to ammpi_deliver, which validates it like any
+ * other and runs its handler on the sender's thread, with no lock held.
+ * The handler's reply goes back through the same channel, so its handler
+ * runs inside the request handler's reply call. Nesting stops there:
+ * request handlers cannot send requests and reply handlers cannot send at
+ * all (check_request, check_reply), so the depth is at most two handlers.
+ * Why this order of waits cannot deadlock: docs/loopback.md. */
 #include "internal.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -245,13 +256,46 @@ static int check_reply(ammpi_token_t tok, const ammpi_msg_t *m)
     return check_msg(kind | K_REPLY, m);
 }
 
+/* ---- loopback: the channel that delivers in the sender's call */
+
+static int loop_send(ammpi_channel_t *ch, const ammpi_msg_t *m, int dest, int dest_ep, int is_reply)
+{
+    ammpi_ep_t *ep = (ammpi_ep_t *)((char *)ch - offsetof(ammpi_ep_t, loop));
+    (void)dest; /* always this rank */
+    size_t len = ammpi_wire_size(m, 0);
+    _Alignas(16) char small[HDR_MAX + 1024]; /* Short and small payloads: no malloc */
+    char *buf = len <= sizeof small ? small : malloc(len);
+    if (!buf) return AMMPI_ERR_RESOURCE;
+    ammpi_wire_write(buf, m, dest_ep, is_reply, 0);
+    /* a message that fails validation was reported by the error handler,
+     * as one arriving from MPI would be: the send itself succeeded */
+    ammpi_deliver(ep, ch, ep->rank, buf, len);
+    if (buf != small) free(buf);
+    return AMMPI_OK;
+}
+
+static int loop_poll(ammpi_channel_t *ch)
+{
+    (void)ch;
+    return 0; /* nothing is ever queued */
+}
+
+void ammpi_loop_init(ammpi_ep_t *ep) { ep->loop = (ammpi_channel_t){loop_send, loop_poll}; }
+
+/* The channel a request takes, or NULL (MPI). */
+static ammpi_channel_t *route(ammpi_ep_t *ep, const ammpi_msg_t *m)
+{
+    if (m->dest == ep->rank && (m->flags & AMMPI_LOOPBACK)) return &ep->loop;
+    return ep->channel_of ? ep->channel_of[m->dest] : NULL;
+}
+
 /* async: a separate payload may still be read after return (tracked by
  * m->lc when set); otherwise the call waits until MPI is done with it. */
 static int request(ammpi_ep_t *ep, const ammpi_msg_t *m, int async)
 {
     int rc = check_request(ep, m);
     if (rc != AMMPI_OK) return rc;
-    ammpi_channel_t *ch = ep->channel_of ? ep->channel_of[m->dest] : NULL;
+    ammpi_channel_t *ch = route(ep, m);
     if (ch && (rc = ch->send(ch, m, m->dest, m->dest_ep, 0)) != AMMPI_ERR_NOT_HERE) return rc;
     LOCK(ep);
     rc = take_credit(ep, m->dest, m->flags);
@@ -300,7 +344,7 @@ int ammpi_prepare(ammpi_ep_t *ep, ammpi_token_t tok, const ammpi_msg_t *m, size_
     if (tok) ep = tok->ep;
     size_t max = ammpi_max_payload(m->category | (tok ? K_REPLY : 0));
     if (most > max) most = max;
-    int via_channel = tok ? tok->ch != NULL : ep->channel_of && ep->channel_of[m->dest];
+    int via_channel = tok ? tok->ch != NULL : route(ep, m) != NULL;
     LOCK(ep);
     if (!tok && !via_channel) rc = take_credit(ep, m->dest, m->flags);
     if (rc == AMMPI_OK) {
@@ -326,7 +370,7 @@ void ammpi_commit(ammpi_prep_t *p, int handler, size_t nbytes, void *dest_addr, 
     m.args = args;
     m.src = p->offer;
     if (p->tok) m.src_ep = p->tok->hdr->ep; /* a reply comes from the request's endpoint */
-    ammpi_channel_t *ch = p->tok ? p->tok->ch : ep->channel_of ? ep->channel_of[m.dest] : NULL;
+    ammpi_channel_t *ch = p->tok ? p->tok->ch : route(ep, &m);
     if (ch) {
         /* a commit cannot fail, and channels take any prepared size */
         m.flags &= ~AMMPI_IMMEDIATE;

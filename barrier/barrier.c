@@ -420,8 +420,15 @@ static int finish(int id, int flags)
     completed_once = 1;
     last_named = !(r.flags & FLAG_ANON);
     last_id = r.id;
-    int mismatch = (r.flags & FLAG_MISMATCH) || flags != notify_flags ||
-                   (flags == 0 && id != notify_id);
+    /* The wait's flags need not be the notify's (GASNet 1.20 on, as the
+     * reference): an anonymous wait checks nothing; a named one checks its
+     * id against the barrier's name (the named nodes' id, or this node's
+     * own notify id when every node was anonymous); MISMATCH in the wait
+     * makes this node mismatch. */
+    int named_wait = !(flags & FLAG_ANON);
+    int name = last_named ? r.id : notify_id;
+    int mismatch = (r.flags & FLAG_MISMATCH) || (flags & FLAG_MISMATCH) ||
+                   (named_wait && id != name);
     return mismatch ? GASNET_ERR_BARRIER_MISMATCH : GASNET_OK;
 }
 

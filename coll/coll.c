@@ -215,8 +215,8 @@ static void coll_progress(void)
         if (!op->ready && (op->shm_n ? gasnete_coll_shm_step(op) : op->progress(op))) op->ready = 1;
         struct gasnete_coll_team *c = op->tm->coll;
         if (op->ready && op->seq == c->retired) {
-            int internal = op->event == NULL;
-            c->retired++;
+            int internal = op->event == NULL && !op->detached;
+            __atomic_store_n(&c->retired, c->retired + 1, __ATOMIC_RELEASE);
             finish(op);
             if (!internal) free(op);
         } else {
@@ -279,6 +279,25 @@ gex_Event_t gasnete_coll_start_nb(gasnete_coll_op_t *op)
 }
 
 void gasnete_coll_run(gasnete_coll_op_t *op, const char *call) { gasnete_coll_run_all(&op, 1, call); }
+
+void gasnete_coll_start_detached(gasnete_coll_op_t *op)
+{
+    op->detached = 1;
+    gasnete_coll_start(op, NULL);
+}
+
+void gasnete_coll_quiesce(gasneti_tm_t tm, const char *call)
+{
+    int idle = 0;
+    for (;;) {
+        pthread_mutex_lock(&lock);
+        int busy = tm->coll->next_seq != __atomic_load_n(&tm->coll->retired, __ATOMIC_ACQUIRE);
+        pthread_mutex_unlock(&lock);
+        if (!busy) return;
+        GASNETI_CHECK_MAY_POLL(call);
+        gasneti_poll_wait(&idle);
+    }
+}
 
 /* ---- allgather of one fixed-size record per member (team construction) */
 

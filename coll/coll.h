@@ -58,6 +58,7 @@ struct gasnete_coll_op {
     int done;                               /* set once finished (atomic) */
     int ready;                              /* progress said done; waits its turn */
     int step;                               /* algorithm state */
+    int detached;                           /* nobody waits: freed when done */
     void *state;                            /* algorithm data, freed when done */
     const char *call;                       /* the entry point, for messages */
     uint32_t sig; /* the call and its single-valued arguments, hashed: every
@@ -98,6 +99,11 @@ long gasnete_coll_take_piece(gasnete_coll_op_t *op, int tag, gex_Rank_t rank, vo
 /* Starts op (tm, progress, state set by the caller; seq is assigned),
  * counting it in event (GASNETE_GET), and runs its first step. */
 void gasnete_coll_start(gasnete_coll_op_t *op, gasnete_op_t *event);
+/* Starts an internal collective that nobody waits for: it runs in the
+ * polls and is freed once done (gex_AD_Create's agreement check). */
+void gasnete_coll_start_detached(gasnete_coll_op_t *op);
+/* Polls until every collective started on tm has completed here. */
+void gasnete_coll_quiesce(gasneti_tm_t tm, const char *call);
 /* Runs an internal collective to completion, polling. */
 void gasnete_coll_run(gasnete_coll_op_t *op, const char *call);
 /* Starts n of them (on different teams: several members in this process),

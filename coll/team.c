@@ -55,9 +55,17 @@ size_t gex_TM_Split(gex_TM_t *new_tm_p, gex_TM_t parent_tm, int color, int key,
     gasneti_tm_t parent = gasneti_import_team(parent_tm, call);
     GASNETI_CHECK_MAY_COMMUNICATE(call);
     const gex_Flags_t queries = GEX_FLAG_TM_SCRATCH_SIZE_MIN | GEX_FLAG_TM_SCRATCH_SIZE_RECOMMENDED;
-    if (flags & ~queries)
-        gasneti_fatalerror("%s: flags 0x%x are not allowed (only the scratch-size queries)", call,
-                           (unsigned)(flags & ~queries));
+    /* GEX_FLAG_TM_NO_SCRATCH (spec 0.11 on): this member grants no scratch
+     * and its scratch arguments are ignored; the team's collectives then
+     * take the AM path, as for any team without scratch */
+    if (flags & ~(queries | GEX_FLAG_TM_NO_SCRATCH))
+        gasneti_fatalerror("%s: flags 0x%x are not allowed (only the scratch-size queries and "
+                           "GEX_FLAG_TM_NO_SCRATCH)", call,
+                           (unsigned)(flags & ~(queries | GEX_FLAG_TM_NO_SCRATCH)));
+    if (flags & GEX_FLAG_TM_NO_SCRATCH) {
+        scratch_addr = NULL;
+        scratch_size = 0;
+    }
     if ((flags & queries) == queries)
         gasneti_fatalerror("%s: GEX_FLAG_TM_SCRATCH_SIZE_MIN and _RECOMMENDED are exclusive", call);
     if (!parent->coll) gasneti_fatalerror("%s: the parent team was created without collectives", call);
@@ -133,6 +141,9 @@ int gex_TM_Destroy(gex_TM_t tm_, gex_Memvec_t *scratch_p, gex_Flags_t flags)
     gasnete_coll_shm_fini(tm); /* the barrier goes over AMs (DESTROY above) */
     if (!(flags & GEX_FLAG_GLOBALLY_QUIESCED) && tm->coll)
         gasnete_coll_run(gasnete_coll_barrier_op(tm), call);
+    /* a collective nobody waits for (gex_AD_Create's check) may still run
+     * on a quiesced team: its state goes with the team */
+    if (tm->coll) gasnete_coll_quiesce(tm, call);
     int wrote = 0;
     if (scratch_p && tm->scratch) {
         scratch_p->gex_addr = tm->scratch;

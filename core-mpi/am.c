@@ -15,6 +15,12 @@
  * larger than the eager size). Replies always copy, so their local
  * completion is immediate.
  *
+ * A client's request to its own process (any endpoint of it) runs its
+ * handler before the call returns (AMMPI_LOOPBACK; why that is safe:
+ * docs/loopback.md); the library's own requests to itself still go
+ * through MPI and run at a poll, since their senders may hold the locks
+ * their handlers take.
+ *
  * Device memory (memkind/): a Medium or Long source inside a local device
  * segment is staged into host memory with its class copy before it is
  * sent (so its local completion is immediate); the transports only read
@@ -202,7 +208,8 @@ static int request(int category, gex_TM_t tm_, gex_Rank_t rank, gex_AM_Index_t h
     void *staged = nbytes ? stage_source(src, nbytes, category, 1, loc, dest_addr, call) : NULL;
     ammpi_msg_t m = {category, (int)loc.gex_rank, loc.gex_ep_index, tm->ep->index, handler,
                      staged ? staged : src, nbytes, dest_addr, numargs, args,
-                     (flags & GEX_FLAG_IMMEDIATE) ? AMMPI_IMMEDIATE : 0, staged ? NULL : lc};
+                     AMMPI_LOOPBACK | ((flags & GEX_FLAG_IMMEDIATE) ? AMMPI_IMMEDIATE : 0),
+                     staged ? NULL : lc};
     rc = gasnetc_request(&m);
     if (staged) free(staged);
     if (rc == AMMPI_ERR_AGAIN) {
@@ -461,7 +468,7 @@ static gex_AM_SrcDesc_t prepare(const char *call, int category, gex_TM_t tm_, ge
     if (!client_buf && lc_opt)
         gasneti_fatalerror("%s: lc_opt must be NULL when GASNet provides the buffer", call);
     ammpi_msg_t m = {category, 0, 0, 0, 0, client_buf, 0, NULL, (int)numargs, NULL,
-                     (flags & GEX_FLAG_IMMEDIATE) ? AMMPI_IMMEDIATE : 0, NULL};
+                     AMMPI_LOOPBACK | ((flags & GEX_FLAG_IMMEDIATE) ? AMMPI_IMMEDIATE : 0), NULL};
     memset(sd, 0, sizeof *sd);
     sd->category = category;
     sd->is_reply = token != NULL;

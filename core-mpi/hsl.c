@@ -21,6 +21,9 @@ static __thread struct {
     int hsls;                /* HSLs held */
     int hsls_at_handler;     /* HSLs held when the running handler started */
     gasnet_hsl_t *top;       /* most recently locked HSL */
+    /* the request handler a loopback reply's handler runs inside (the
+     * only nesting: docs/loopback.md) */
+    int outer_in_handler, outer_hsls_at_handler;
 } ts;
 #define SELF ((const void *)&gasneti_threadinfo_tag)
 #endif
@@ -179,6 +182,8 @@ void gasneti_handler_enter(ammpi_token_t tok, int is_request)
     if (ts.nis || ts.hsls)
         gasneti_fatalerror("a handler was about to run on a thread %s",
                            ts.nis ? "inside a no-interrupt section" : "holding an HSL");
+    ts.outer_in_handler = ts.in_handler;
+    ts.outer_hsls_at_handler = ts.hsls_at_handler;
     ts.in_handler = is_request ? 1 : 2;
     ts.hsls_at_handler = ts.hsls;
 }
@@ -189,6 +194,8 @@ void gasneti_handler_leave(ammpi_token_t tok, int is_request)
     if (ts.hsls > ts.hsls_at_handler)
         gasneti_fatalerror("a %s handler returned while holding HSL %p",
                            is_request ? "request" : "reply", (void *)ts.top);
-    ts.in_handler = 0;
+    ts.in_handler = ts.outer_in_handler;
+    ts.hsls_at_handler = ts.outer_hsls_at_handler;
+    ts.outer_in_handler = 0;
 }
 #endif

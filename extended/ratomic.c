@@ -15,13 +15,22 @@
  * In both, every operation on a word is one CPU atomic instruction (or a
  * compare-and-swap loop) in the process that owns the memory or maps it,
  * so operations of one domain are atomic with each other whichever rank
- * or thread issues them, and the two mechanisms never mix on a domain.
- * The decision is an AND over the team (a dissemination exchange of ceil(lg
- * N) rounds that also checks that dt, ops and flags are single-valued).
+ * or thread issues them, and members may use different mechanisms (a
+ * handler applies the same instruction to the same memory as a member
+ * that maps it). So each member decides alone, from what it maps, and
+ * gex_AD_Create completes locally, waiting for no other member (as the
+ * reference outside its debug builds; a client may create the domain on
+ * one rank and wait, before creating it on another, for a message the
+ * first sends afterwards). That dt, ops and the FAVOR hint are
+ * single-valued is still checked: by a dissemination exchange of ceil(lg
+ * N) rounds that runs detached, in the polls that follow, and stops the
+ * job if two members disagree. Flags other than the FAVOR hints are
+ * accepted and ignored, as the reference does (clients pass
+ * GEX_FLAG_PEER_SEG_OFFSET and others), and kept for gex_AD_QueryFlags.
  * The GEX_FLAG_AD_FAVOR_* hints are checked and kept but change nothing:
  * where the cpu mechanism is possible it is the fastest for every target.
  * A domain created before the segments are attached (no shm mappings yet)
- * uses the handler mechanism.
+ * uses the handler mechanism. gex_AD_Destroy frees the local record only.
  *
  * OPERATIONS. Integer ADD, SUB, INC, DEC, AND, OR, XOR, SET, SWAP, CAS and
  * GET map to one atomic builtin; MULT, MIN, MAX and every floating-point
@@ -263,19 +272,18 @@ static int mapped_here(gex_EP_Location_t loc)
     return s && gasneti_peer_local(loc, s->addr) != NULL;
 }
 
-/* What each member sends in the creation exchange. */
+/* What each member sends in the creation check. */
 typedef struct {
-    uint32_t dt, ops, flags;
-    uint32_t cpu; /* every member this one has heard of maps every segment */
+    uint32_t dt, ops, flags; /* flags: the FAVOR hint only */
+    uint32_t unused;         /* 0 */
 } create_rec_t;
 
 typedef struct {
-    create_rec_t mine; /* cpu: the AND so far */
+    create_rec_t mine;
 } create_state_t;
 
 /* Dissemination: in round r a member sends its record to rank + 2^r and
- * takes the one of rank - 2^r; after ceil(lg N) rounds each AND has
- * every member's bit. A member whose arguments differ from its
+ * takes the one of rank - 2^r. A member whose arguments differ from its
  * predecessor's stops the job (if any two differ, some neighbours do). */
 static int create_progress(gasnete_coll_op_t *op)
 {
@@ -284,10 +292,7 @@ static int create_progress(gasnete_coll_op_t *op)
     create_state_t *st = op->state;
     for (;;) {
         int round = op->step / 2;
-        if ((1UL << round) >= n) {
-            op->state = NULL; /* the caller keeps the result */
-            return 1;
-        }
+        if ((1UL << round) >= n) return 1;
         gex_Rank_t d = (gex_Rank_t)(1UL << round), from = (tm->rank + n - d) % n;
         if (op->step % 2 == 0) {
             gasnete_coll_send(op, round, (tm->rank + d) % n, &st->mine, sizeof st->mine);
@@ -296,7 +301,7 @@ static int create_progress(gasnete_coll_op_t *op)
         create_rec_t in;
         long len = gasnete_coll_take(op, round, from, &in, sizeof in);
         if (len < 0) return 0;
-        if (len != (long)sizeof in || in.cpu > 1)
+        if (len != (long)sizeof in || in.unused)
             gasneti_fatalerror("gex_AD_Create: malformed record from rank %u of the team", from);
         if (in.dt != st->mine.dt || in.ops != st->mine.ops || in.flags != st->mine.flags) {
             char a[512], b[512], da[64] = "?", db[64] = "?";
@@ -308,7 +313,6 @@ static int create_progress(gasnete_coll_op_t *op)
                                (unsigned)st->mine.flags, from, db, op_names(b, in.ops),
                                (unsigned)in.flags);
         }
-        st->mine.cpu &= in.cpu;
         op->step++;
     }
 }
@@ -334,25 +338,23 @@ void gex_AD_Create(gex_AD_t *ad_p, gex_TM_t tm_, gex_DT_t dt, gex_OP_t ops, gex_
                            op_names(buf, ops & ~valid_ops[dti]), dt_name[dti],
                            dti >= DT_FLT && (ops & BITWISE_OPS) ? " (bitwise operations are for "
                                                                  "integer types)" : "");
-    if (flags & ~FAVOR_FLAGS)
-        gasneti_fatalerror("%s: flags 0x%x are not allowed (only GEX_FLAG_AD_FAVOR_MY_RANK, "
-                           "_MY_NBRHD or _REMOTE)", call, (unsigned)(flags & ~FAVOR_FLAGS));
-    if (flags && !one_bit(flags))
+    gex_Flags_t favor = flags & FAVOR_FLAGS;
+    if (favor && !one_bit(favor))
         gasneti_fatalerror("%s: flags 0x%x name more than one GEX_FLAG_AD_FAVOR_* hint", call,
                            (unsigned)flags);
-    if (!tm->coll) gasneti_fatalerror("%s: the team was created without collectives", call);
 
-    create_state_t *st = malloc(sizeof *st);
     gasneti_ad_t ad = calloc(1, sizeof *ad);
-    if (!st || !ad) gasneti_fatalerror("%s: out of memory", call);
+    if (!ad) gasneti_fatalerror("%s: out of memory", call);
     int cpu = 1;
     for (gex_Rank_t r = 0; r < tm->size && cpu; r++) cpu = mapped_here(gasneti_tm_member(tm, r));
-    st->mine = (create_rec_t){dt, ops, flags, (uint32_t)cpu};
-    gasnete_coll_run(gasnete_coll_op_new(tm, create_progress, st, call), call);
+    if (tm->coll && tm->size > 1) {
+        create_state_t *st = malloc(sizeof *st);
+        if (!st) gasneti_fatalerror("%s: out of memory", call);
+        st->mine = (create_rec_t){dt, ops, favor, 0};
+        gasnete_coll_start_detached(gasnete_coll_op_new(tm, create_progress, st, call));
+    }
 
-    *ad = (struct gasneti_ad_s){GASNETI_AD_MAGIC, tm, dt, dti, ops, flags, NULL, (int)st->mine.cpu,
-                                NULL};
-    free(st);
+    *ad = (struct gasneti_ad_s){GASNETI_AD_MAGIC, tm, dt, dti, ops, flags, NULL, cpu, NULL};
     if (tm->members) {
         ad->rank_of_jobrank = malloc(gasneti_nodes * sizeof *ad->rank_of_jobrank);
         if (!ad->rank_of_jobrank) gasneti_fatalerror("%s: out of memory", call);

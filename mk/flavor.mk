@@ -114,7 +114,7 @@ ifeq ($(filter opt asan,$(FLAVOR)),)
 FAKEVERBS_BINS :=
 endif
 ifeq ($(FLAVOR),tsan)
-TEST_BINS := $(foreach t,par_stress ext_threads ex_threads interop_mpi progress_thread ex_ratomic ex_mk ex_coll ex_pack ex_eps,$(B)/tests/par/$(t)) \
+TEST_BINS := $(foreach t,par_stress ext_threads ex_threads interop_mpi progress_thread ex_ratomic ex_mk ex_coll ex_pack ex_eps ex_clients,$(B)/tests/par/$(t)) \
     $(B)/tests/seq/progress_thread $(B)/tests/tools/tools_basic-par $(B)/tests/tools/tools_debugmalloc-par
 endif
 

@@ -608,7 +608,10 @@ static void bad_input(const char *c)
     if (!strcmp(c, "two_favor"))
         gex_AD_Create(&ad, tm0, GEX_DT_I32, GEX_OP_ADD,
                       GEX_FLAG_AD_FAVOR_MY_RANK | GEX_FLAG_AD_FAVOR_REMOTE);
-    if (!strcmp(c, "mismatch")) gex_AD_Create(&ad, tm0, me ? GEX_DT_U64 : GEX_DT_I64, ops, 0);
+    if (!strcmp(c, "mismatch")) { /* found in the polls after the create: the barrier's */
+        gex_AD_Create(&ad, tm0, me ? GEX_DT_U64 : GEX_DT_I64, ops, 0);
+        barrier(tm0);
+    }
     if (!strcmp(c, "jobrank_not_member")) { /* node 1 is not in node 0's team */
         gex_TM_t parity;
         gex_TM_Split(&parity, tm0, (int)(me % 2), 0, NULL, 0, 0);

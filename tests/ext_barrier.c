@@ -12,8 +12,10 @@
  * it every node must find j in all slots. Rounds alternate between two sets
  * of slots, since a node that leaves barrier j early may already store
  * j + 1 (but not j + 2, which needs barrier j + 1). The expected result of each
- * mismatch case follows from the four rules of the spec, so both
- * algorithms must give the same results on every node.
+ * mismatch case follows from the spec's rules as the reference applies them
+ * since GASNet 1.20 (a wait's flags may differ from its notify's: only a
+ * named wait checks its id, against the barrier's name), so every
+ * algorithm must give the same results on every node.
  */
 #include "test.h"
 
@@ -138,15 +140,17 @@ static int mismatch_case(int c, struct mcase *m)
     case 1: /* rule 3: a named wait with another id than the notify */
         if (i == 0) m->wid = 6;
         break;
-    case 2: /* rule 1: wait flags differ from notify flags */
+    case 2: /* wait flags may differ from notify flags (GASNet 1.20 on, as
+             * the reference): an anonymous wait after a named notify */
         if (i == 0) m->wflags = ANON;
-        break;
-    case 3: /* rule 1, the other way round, on the last node */
+        return 1;
+    case 3: /* ... and a named wait after an anonymous notify, with the
+             * node's own id, every node anonymous */
         m->nflags = m->wflags = ANON;
         if (i == last) m->wflags = 0;
         m->named_id = -1;
-        break;
-    case 4: /* rule 1: waiting with MISMATCH, without notifying it, is local */
+        return 1;
+    case 4: /* waiting with MISMATCH, without notifying it, is local */
         if (i == 0) m->wflags = MISM;
         break;
     case 5: /* rule 2: one node notifies MISMATCH, everybody mismatches */
@@ -188,16 +192,36 @@ static int mismatch_case(int c, struct mcase *m)
         m->nflags = m->wflags = UNNAMED;
         m->named_id = -1;
         return 1;
+    case 11: /* the client: notify(0, ANONYMOUS) then wait(0, 0) everywhere */
+        m->nid = m->wid = 0;
+        m->nflags = ANON;
+        m->named_id = -1;
+        return 1;
+    case 12: /* all anonymous: a named wait compares with the node's own notify
+              * id; node 0 names another and mismatches alone */
+        m->nid = m->wid = 20 + i;
+        m->nflags = ANON;
+        if (i == 0) m->wid = 40;
+        m->named_id = -1;
+        break;
+    case 13: /* node 0 named 7, the others anonymous and waiting named: with 7
+              * they match, the last node's 8 mismatches there only */
+        m->nid = m->wid = 7;
+        if (i != 0) m->nflags = ANON, m->nid = 30 + i;
+        if (i == last && i != 0) m->wid = 8;
+        m->named_id = 7;
+        if (m->wid != 7) m->expect = GASNET_ERR_BARRIER_MISMATCH, m->named_id = -2;
+        return 1;
     default: return 0;
     }
-    /* cases 1-4: only the node that broke a rule mismatches */
-    if (m->wid != m->nid || m->wflags != m->nflags) {
+    /* cases 1, 4, 12: only the node that broke a rule mismatches */
+    if (m->wid != m->nid || (m->wflags & MISM)) {
         m->expect = GASNET_ERR_BARRIER_MISMATCH;
         m->named_id = -2;
     }
     return 1;
 }
-#define NCASES 11
+#define NCASES 14
 
 static void test_mismatch(void)
 {
@@ -214,8 +238,8 @@ static void test_mismatch(void)
                 while ((rc = gasnet_barrier_try(m.wid, m.wflags)) == GASNET_ERR_NOT_READY) continue;
             } else {
                 /* gasnet_barrier cannot wait with other values than it
-                 * notifies, which cases 1-4 need */
-                if (c >= 1 && c <= 4) continue;
+                 * notifies, which cases 1-4 and 11-13 need */
+                if ((c >= 1 && c <= 4) || c >= 11) continue;
                 rc = gasnet_barrier(m.nid, m.nflags);
             }
             CHECK(rc == m.expect, "mismatch case %d (%s): notify(%d, %d) wait(%d, %d) returned "

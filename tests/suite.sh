@@ -88,6 +88,10 @@ reply_from_reply|gasnet_AMReplyShort: called from a reply handler
 reply_with_hsl|gasnet_AMReplyShort: called while the handler holds an HSL
 long_outside|gasnet_AMRequestLong: destination .* outside node 1
 CASES
+    # a handler run in its sender's call (loopback) obeys the same rules
+    t ex_clients_loopback_bad 2 -x nonzero \
+        -g 'FATAL ERROR: node 0 of 2: gex_AM_RequestShort communicates inside a request handler' \
+        -- $B/tests/seq/ex_clients loopback_bad
 fi
 
 # --- gasnet_tools (tools-only programs: one process, SEQ and PAR builds)
@@ -607,6 +611,20 @@ t ex_teams_am_par 4 "${AM[@]}" -g 'ex_teams: ok' -- $B/tests/par/ex_teams
 t ex_mixed_legacy 2 -g 'ex_mixed legacy: ok' -- $B/tests/seq/ex_mixed legacy
 t ex_mixed_ex_par 2 "${AM[@]}" -g 'ex_mixed ex: ok' -- $B/tests/par/ex_mixed ex
 t ex_threads_par 3 -g 'ex_threads: 4 threads' -- $B/tests/par/ex_threads 4 $((100 / SCALE))
+# What real clients do (issue 26, tests/ex_clients.c): a PAR thread's AM
+# to itself while the other threads only put and get (it hung: the request
+# ran at a poll nobody made), AD create/destroy that wait for no other rank,
+# flags the reference accepts, NULL for query outputs not wanted
+for n in 2 3; do
+    t ex_clients_loopback_par $n -T 60 -g 'ex_clients: ok' -- $B/tests/par/ex_clients loopback
+done
+t ex_clients_loopback 1 -g 'ex_clients: ok' -- $B/tests/seq/ex_clients loopback
+t ex_clients_loopback_mpi_par 3 -T 60 -e GASNET_SHM_AM=no -g 'ex_clients: ok' -- $B/tests/par/ex_clients loopback
+t ex_clients_ad_local 3 -T 60 -g 'ex_clients: ok' -- $B/tests/seq/ex_clients ad_local
+t ex_clients_ad_local_am_par 2 -T 60 "${AM[@]}" -g 'ex_clients: ok' -- $B/tests/par/ex_clients ad_local
+t ex_clients_flags 3 -T 60 -g 'ex_clients: ok' -- $B/tests/seq/ex_clients flags
+t ex_clients_query_null 2 -g 'ex_clients: ok' -- $B/tests/seq/ex_clients query_null
+t ex_clients_query_null_gasnet1 2 -g 'ex_clients: ok' -- $B/tests/seq/ex_clients query_null gasnet1
 if [ $FULL = 1 ]; then
     # the other rank counts, each program in both thread modes, both paths
     t ex_objects 1 -g 'ex_objects: ok' -- $B/tests/par/ex_objects shm
@@ -1042,4 +1060,5 @@ if [ "$FLAVOR" = tsan ]; then
     t ex_pack_testonly_par_am 2 -e GASNET_RMA=am -e GASNET_PROGRESS_THREAD=yes -g 'ex_pack: node 0: 3 threads, .*: ok' \
         -- $B/tests/par/ex_pack 3 2 loose test
     t interop_par_tsan 2 -g "interop ok node 1" -- $B/tests/par/interop_mpi client-init finalize
+    t ex_clients_loopback_par 2 -T 120 -g 'ex_clients: ok' -- $B/tests/par/ex_clients loopback
 fi
