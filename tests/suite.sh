@@ -30,7 +30,7 @@ if [ -x $B/tests/seq/ex_teams ]; then
     s launcher_bare_name -- bash -c "cd $B/tests/seq && $PWD/launch/gasnetrun_mpi -n 1 ex_teams | grep -q 'ex_teams: ok'"
 fi
 if [ -x $B/bench/pingpong/pingpong ]; then
-    for p in pingpong flood barrier ratomic coll; do
+    for p in pingpong flood barrier ratomic coll rarepoll; do
         s bench_help_$p -- bash -c "u=\$($B/bench/$p/$p --help) && grep -q '^usage: .*/$p ' <<< \"\$u\""
     done
     for shmam in yes no; do
@@ -42,6 +42,14 @@ if [ -x $B/bench/pingpong/pingpong ]; then
     t bench_flood_kept_replies 2 -g '^am_medium ' -- $B/bench/flood/flood -o mpi,am_medium -n 20000 -s 256 -S 256 -r 3
     t bench_barrier 2 -g '^gasnet .*x MPI' -g '^mpi +MPI_Barrier' -- $B/bench/barrier/barrier -n 50 -r 2
     t bench_coll 2 -g '^gasnet +BroadcastNB .*x MPI' -g '^mpi +MPI_Bcast' -- $B/bench/coll/coll -n 50 -r 2 -s 8 -S 16K
+    # one rank sending 65,000-byte requests to ranks that poll every 200 us,
+    # over the rings and over MPI (where a request must not wait for each
+    # target's poll, and IMMEDIATE retries that never poll must still see
+    # the credits that came back)
+    for shmam in yes no; do
+        t bench_rarepoll_shmam_$shmam 4 -T 90 -e GASNET_SHM_AM=$shmam -g '^medium ' -g '^immediate ' -g '^long ' \
+            -- $B/bench/rarepoll/rarepoll --short
+    done
 fi
 
 # --- GASNet core API: conformance on 1..4 nodes in SEQ and PAR; in the
