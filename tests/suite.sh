@@ -597,6 +597,13 @@ t ex_events 2 -g 'ex_events: ok' -- $B/tests/seq/ex_events
 t ex_events_nopoll_par 3 "${AM[@]}" -g 'ex_events nopoll: ok' -- $B/tests/par/ex_events nopoll
 t ex_teams 3 -g 'ex_teams: ok' -- $B/tests/seq/ex_teams
 t ex_teams_am_par 4 "${AM[@]}" -g 'ex_teams: ok' -- $B/tests/par/ex_teams
+# the ranks as a grid: row, column, odd-member and created teams (issue 26
+# saw a hang at 12 and 16 ranks), oversubscribed here: the waits yield
+t ex_grid 4 -g 'ex_grid: ok' -- $B/tests/seq/ex_grid
+if [ $FULL = 1 ]; then
+    for n in 9 12 16; do t ex_grid $n -T 180 -g 'ex_grid: ok' -- $B/tests/seq/ex_grid; done
+    t ex_grid_4x3 12 -T 180 -g 'ex_grid: ok' -- $B/tests/seq/ex_grid 4
+fi
 t ex_mixed_legacy 2 -g 'ex_mixed legacy: ok' -- $B/tests/seq/ex_mixed legacy
 t ex_mixed_ex_par 2 "${AM[@]}" -g 'ex_mixed ex: ok' -- $B/tests/par/ex_mixed ex
 t ex_threads_par 3 -g 'ex_threads: 4 threads' -- $B/tests/par/ex_threads 4 $((100 / SCALE))
