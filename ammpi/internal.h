@@ -30,6 +30,8 @@
  * the credit (owed[p]); owed credits ride on the next message to p, or go
  * in a CREDIT message once C/2 are owed or when a poll finds nothing to do.
  * At most D request buffers are in MPI at once: a sender out of them polls.
+ * A request's separate payload of up to M bytes is sent from a copy (it
+ * holds one of the D), so the sender need not wait for the peer to poll.
  * Requests are never sent from handlers, so every wait polls and runs
  * handlers; replies never wait. Hence no cycle of waits: deadlock-free for
  * any mix of requests from any ranks, as long as every rank polls.
@@ -43,8 +45,9 @@
  * reply; Long requests up to 1 MiB land in place), R receive buffers
  * (default min(D + C*N, 1024)):
  *     (R + D + (C+1)*N) * (E+H)      receive and eager send buffers
- *   + (2*C*N + D) * M                separate payloads in flight (replies
- *                                    copied, Medium receive buffers)
+ *   + (2*C*N + 2*D) * M              separate payloads in flight (replies
+ *                                    and requests up to M copied, Medium
+ *                                    receive buffers)
  *   + D * 1 MiB                      copies of IMMEDIATE Long requests (a
  *                                    request must not wait for a peer that
  *                                    may not poll; only if such are sent)

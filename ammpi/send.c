@@ -179,9 +179,20 @@ static void wait_send(ammpi_ep_t *ep, MPI_Request *req)
 static int take_credit(ammpi_ep_t *ep, int dest, int flags)
 {
     int idle = 0;
+    int polled = 0;
     while (ep->credits[dest] == 0 || ep->depth_used >= ep->cfg.depth) {
         if (ep->credits[dest] && ammpi_reclaim_sends(ep)) continue;
-        if (flags & AMMPI_IMMEDIATE) return AMMPI_ERR_AGAIN;
+        if ((flags & AMMPI_IMMEDIATE) && polled) return AMMPI_ERR_AGAIN;
+        if (flags & AMMPI_IMMEDIATE) {
+            /* one poll, which does not wait, takes the credits and sends
+             * that came back meanwhile: without it a client that retries
+             * without polling would never see them */
+            polled = 1;
+            UNLOCK(ep);
+            ammpi_poll_internal(ep);
+            LOCK(ep);
+            continue;
+        }
         if (ep->credits[dest]) ep->stats.buffer_waits++;
         else ep->stats.credit_waits++;
         UNLOCK(ep);
@@ -216,18 +227,27 @@ static void send_message(ammpi_ep_t *ep, int kind, const ammpi_msg_t *m, int des
     if (!separate) return;
     ep->stats.payloads_separate++;
     const void *payload = m->src;
-    /* a reply cannot wait for the requester, nor an IMMEDIATE request for
-     * a peer that may not poll: they send a copy */
-    if (!owner && (!is_request || (!async && (m->flags & AMMPI_IMMEDIATE)))) {
+    /* A reply cannot wait for the requester, nor an IMMEDIATE request for
+     * a peer that may not poll: they send a copy. So does a request of up
+     * to a Medium's size that must not read the source after return: the
+     * payload moves only once the peer polls, and a peer that polls
+     * rarely would hold the sender up for each message (a copy lets it go
+     * on to other peers). A request's copy holds a slot of the depth until
+     * MPI is done with it, which bounds the copies. */
+    int copy_request = is_request && !async &&
+                       ((m->flags & AMMPI_IMMEDIATE) || m->nbytes <= AMMPI_MAX_MEDIUM);
+    if (!owner && (!is_request || copy_request)) {
         pool_t *pool = m->nbytes <= AMMPI_MAX_MEDIUM ? &ep->lbufs : &ep->hbufs;
         char *copy = get_buffer(ep, pool);
         memcpy(copy, m->src, m->nbytes);
         payload = copy;
         owner = pool;
+        if (copy_request) ep->depth_used++;
     }
     if (owner || async) {
         if (!owner && m->lc) __atomic_fetch_add(m->lc, 1, __ATOMIC_RELAXED);
-        post_send(ep, ep->payload_comm, dest, payload, m->nbytes, tag, owner, owner ? NULL : m->lc, 0);
+        post_send(ep, ep->payload_comm, dest, payload, m->nbytes, tag, owner, owner ? NULL : m->lc,
+                  copy_request);
         return;
     }
     MPI_Request preq;

@@ -85,7 +85,7 @@ TEST_SRCS := $(wildcard tests/*.c)
 AMMPI_TESTS := $(filter tests/ammpi_%,$(TEST_SRCS))
 TOOLS_TESTS := $(filter tests/tools_%,$(TEST_SRCS)) $(wildcard tests/tools_*.cc)
 GASNET_TESTS := $(filter-out $(AMMPI_TESTS) $(TOOLS_TESTS),$(TEST_SRCS))
-BENCH_SRCS := $(wildcard bench/pingpong/*.c bench/flood/*.c bench/barrier/*.c bench/ratomic/*.c bench/vis/*.c bench/coll/*.c bench/gpu/*.c)
+BENCH_SRCS := $(wildcard bench/pingpong/*.c bench/flood/*.c bench/barrier/*.c bench/ratomic/*.c bench/vis/*.c bench/coll/*.c bench/gpu/*.c bench/rarepoll/*.c)
 
 CONFIG_H := $(B)/include/gasnet_config.h
 LIBAMMPI := $(B)/lib/libammpi.a

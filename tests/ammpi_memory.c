@@ -106,7 +106,7 @@ int main(int argc, char **argv)
     double N = n, C = cfg->credits_pp, D = cfg->depth, E = cfg->eager_size, H = HDR_MAX;
     double M = AMMPI_MAX_MEDIUM;
     double R = cfg->recv_buffers > 0 ? cfg->recv_buffers : (D + C * N < 1024 ? D + C * N : 1024);
-    double bound = (R + D + (C + 1) * N) * (E + H) + (2 * C * N + D) * M + 128 * (C * N + D) + 32 * N;
+    double bound = (R + D + (C + 1) * N) * (E + H) + (2 * C * N + 2 * D) * M + 128 * (C * N + D) + 32 * N;
     double grew = 1024.0 * (double)(after - before);
     printf("ammpi_memory: rank %d sent %ld requests; peak RSS grew %.0f KiB, bound %.0f KiB\n", me,
            mine, grew / 1024, bound / 1024);

@@ -25,6 +25,7 @@ for n in "${ranks[@]}"; do
         t ex_am_$name $n "${env[@]}" -g 'ex_am: ok' -- $X/par/ex_am 65001
         t ex_rma_$name $n "${env[@]}" -g 'ex_rma: ok' -- $X/seq/ex_rma 4097
         t ex_teams_$name $n "${env[@]}" -g 'ex_teams: ok' -- $X/seq/ex_teams
+        t ex_grid_$name $n "${env[@]}" -g 'ex_grid: ok' -- $X/seq/ex_grid
         t ex_eps_$name $n "${env[@]}" -g 'ex_eps: ok' -- $X/seq/ex_eps ${name/nbrhd4/any}
         t ex_coll_$name $n "${env[@]}" -g 'ex_coll: ok' -- $X/seq/ex_coll
         t coll_legacy_$name $n "${env[@]}" -g 'coll_legacy: ok' -- $X/par/coll_legacy

@@ -44,7 +44,7 @@ if [ -x $B/tests/seq/ex_teams ]; then
     s launcher_bare_name -- bash -c "cd $B/tests/seq && $PWD/launch/gasnetrun_mpi -n 1 ex_teams | grep -q 'ex_teams: ok'"
 fi
 if [ -x $B/bench/pingpong/pingpong ]; then
-    for p in pingpong flood barrier ratomic coll; do
+    for p in pingpong flood barrier ratomic coll rarepoll; do
         s bench_help_$p -- bash -c "u=\$($B/bench/$p/$p --help) && grep -q '^usage: .*/$p ' <<< \"\$u\""
     done
     for shmam in yes no; do
@@ -56,6 +56,14 @@ if [ -x $B/bench/pingpong/pingpong ]; then
     t bench_flood_kept_replies 2 -g '^am_medium ' -- $B/bench/flood/flood -o mpi,am_medium -n 20000 -s 256 -S 256 -r 3
     t bench_barrier 2 -g '^gasnet .*x MPI' -g '^mpi +MPI_Barrier' -- $B/bench/barrier/barrier -n 50 -r 2
     t bench_coll 2 -g '^gasnet +BroadcastNB .*x MPI' -g '^mpi +MPI_Bcast' -- $B/bench/coll/coll -n 50 -r 2 -s 8 -S 16K
+    # one rank sending 65,000-byte requests to ranks that poll every 200 us,
+    # over the rings and over MPI (where a request must not wait for each
+    # target's poll, and IMMEDIATE retries that never poll must still see
+    # the credits that came back)
+    for shmam in yes no; do
+        t bench_rarepoll_shmam_$shmam 4 -T 90 -e GASNET_SHM_AM=$shmam -g '^medium ' -g '^immediate ' -g '^long ' \
+            -- $B/bench/rarepoll/rarepoll --short
+    done
 fi
 
 # --- GASNet core API: conformance on 1..4 nodes in SEQ and PAR; in the
@@ -608,6 +616,13 @@ t ex_events 2 -g 'ex_events: ok' -- $B/tests/seq/ex_events
 t ex_events_nopoll_par 3 "${AM[@]}" -g 'ex_events nopoll: ok' -- $B/tests/par/ex_events nopoll
 t ex_teams 3 -g 'ex_teams: ok' -- $B/tests/seq/ex_teams
 t ex_teams_am_par 4 "${AM[@]}" -g 'ex_teams: ok' -- $B/tests/par/ex_teams
+# the ranks as a grid: row, column, odd-member and created teams (issue 26
+# saw a hang at 12 and 16 ranks), oversubscribed here: the waits yield
+t ex_grid 4 -g 'ex_grid: ok' -- $B/tests/seq/ex_grid
+if [ $FULL = 1 ]; then
+    for n in 9 12 16; do t ex_grid $n -T 180 -g 'ex_grid: ok' -- $B/tests/seq/ex_grid; done
+    t ex_grid_4x3 12 -T 180 -g 'ex_grid: ok' -- $B/tests/seq/ex_grid 4
+fi
 t ex_mixed_legacy 2 -g 'ex_mixed legacy: ok' -- $B/tests/seq/ex_mixed legacy
 t ex_mixed_ex_par 2 "${AM[@]}" -g 'ex_mixed ex: ok' -- $B/tests/par/ex_mixed ex
 t ex_threads_par 3 -g 'ex_threads: 4 threads' -- $B/tests/par/ex_threads 4 $((100 / SCALE))
