@@ -23,6 +23,7 @@
  * could reply or return credits, which would be messages not counted. */
 #include "internal.h"
 
+#include <errno.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,16 +32,29 @@
 
 __thread struct ammpi_token *ammpi_running_token;
 
+/* A standalone endpoint's setting: unset or empty gives dflt; otherwise a
+ * decimal (or 0x hexadecimal) integer in [lo, hi] and nothing else, or the
+ * process ends naming the variable and the value. (Under GASNet the core
+ * reads its own settings: core-mpi/core.c.) */
 static int env_int(const char *name, int dflt, int lo, int hi)
 {
     const char *s = getenv(name);
     if (!s || !*s) return dflt;
+    const char *digits = s;
+    while (*digits == ' ' || *digits == '\t' || *digits == '+' || *digits == '-') digits++;
+    int hex = digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X');
     char *end;
-    long v = strtol(s, &end, 0);
-    if (*end || v < lo || v > hi) {
-        fprintf(stderr, "ammpi: %s=%s is not an integer in [%d, %d]; using %d\n",
-                name, s, lo, hi, dflt);
-        return dflt;
+    errno = 0;
+    long v = strtol(s, &end, hex ? 16 : 10);
+    while (*end == ' ' || *end == '\t') end++;
+    if (end == s || *end || errno == ERANGE || v < lo || v > hi) {
+        fprintf(stderr, "ammpi: environment variable %s='%s' is not an integer from %d to %d\n",
+                name, s, lo, hi);
+        fflush(stderr);
+        int up = 0;
+        MPI_Initialized(&up);
+        if (up) MPI_Abort(MPI_COMM_WORLD, 1);
+        abort();
     }
     return (int)v;
 }

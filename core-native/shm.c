@@ -106,6 +106,7 @@ static int shm_attach(unsigned char *reach, char *why, size_t whylen)
         if (size) shm_unlink(name);
         shared = 0;
     }
+    gasneti_debug_kill_point("shm");
     int ok = all_ok(shared);
     /* 2. each node maps the others' */
     if (ok) {

@@ -355,10 +355,12 @@ void gasneti_shmam_init(void)
 {
     int me = (int)gasneti_mynode;
     int wanted = gasneti_getenv_yesno("GASNET_SHM_AM", 1);
-    ring_size = (uint64_t)gasneti_getenv_size("GASNET_SHM_AM_RING", 256 * 1024);
-    if (ring_size < 4 * 65536 || (ring_size & (ring_size - 1)))
-        gasneti_fatalerror("GASNET_SHM_AM_RING=%llu: use a power of two, at least 256K",
-                           (unsigned long long)ring_size);
+    /* at most 1 GiB, so object_size() cannot overflow */
+    ring_size = (uint64_t)gasneti_getenv_size("GASNET_SHM_AM_RING", 256 * 1024, 4 * 65536,
+                                              (int64_t)1 << 30);
+    if (ring_size & (ring_size - 1))
+        gasneti_fatalerror("environment variable GASNET_SHM_AM_RING='%s' is not a power of two",
+                           gasnet_getenv("GASNET_SHM_AM_RING"));
     MPI_Comm local;
     MPI_Comm_split(gasnetc_comm, (int)gasneti_nodeinfo[me].supernode, me, &local);
     MPI_Comm_size(local, &nlocal);
@@ -376,6 +378,7 @@ void gasneti_shmam_init(void)
         snprintf(name, sizeof name, "/gasnet-%ld-%ld-am%d", (long)getuid(), leader_pid, local_rank);
         ok = (mine = map_object(name, object_size(), 1)) != NULL;
     }
+    gasneti_debug_kill_point("shmam");
     int all;
     MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, local);
     if (all) {
