@@ -29,7 +29,6 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/mman.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 gex_Rank_t gasneti_mynode, gasneti_nodes;
@@ -331,19 +330,15 @@ static int find_hosts(void)
 
 /* The largest segment this node could map: GASNET_MAX_SEGSIZE, or
  * gasnet_max_segsize, or 85% of physical memory shared among the nodes of
- * this host (and, when segments may live in shared memory, of the free
- * space of /dev/shm); then halved until the address space takes it. */
+ * this host; then halved until the address space takes it. (Shared
+ * segments are memfds, core-native/shm.c: /dev/shm's size does not bound
+ * them.) */
 static uintptr_t find_max_segsize(int nlocal)
 {
     uint64_t phys = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
     uint64_t dflt = phys / 100 * 85 / (uint64_t)nlocal;
     if (gasnet_max_segsize_str) dflt = (uint64_t)gasnett_parse_int(gasnet_max_segsize_str, 1);
     else if (gasnet_max_segsize) dflt = gasnet_max_segsize;
-    const char *rma = gasnet_getenv("GASNET_RMA");
-    struct statvfs fs;
-    if (nlocal > 1 && (!rma || !strcasecmp(rma, "auto") || !strcasecmp(rma, "shm")) &&
-        statvfs("/dev/shm", &fs) == 0 && (uint64_t)fs.f_bavail * fs.f_frsize / (uint64_t)nlocal < dflt)
-        dflt = (uint64_t)fs.f_bavail * fs.f_frsize / (uint64_t)nlocal;
     if (dflt > (uint64_t)INT64_MAX) dflt = (uint64_t)INT64_MAX;
     uint64_t limit = (uint64_t)gasneti_getenv_size("GASNET_MAX_SEGSIZE", (int64_t)dflt,
                                                    GASNET_PAGESIZE, INT64_MAX);

@@ -17,12 +17,14 @@
  * but never before this node has begun its own: an exiting node ends only
  * after every other node sent it an exit notice (core-mpi/exit.c), and a
  * node sends its notice after gasnetc_watch_quiet(); a termination signal
- * silences the watch too. So, unless quiet, the thread waits GRACE (for a
- * termination signal of the whole job still on its way), then prints
+ * silences the watch too. So, unless quiet, the thread prints at once
  *   GASNet node A: node B (pid P) on this host was lost: it ended
- *   without gasnet_exit; ending the job
- * and ends the job with MPI_Abort (status 1), from its own thread: the
- * client's threads may all be blocked waiting for the lost node.
+ *   without gasnet_exit
+ * (at once: a launcher such as hydra kills the survivors within
+ * milliseconds), waits GRACE (a termination signal to the whole job may be
+ * on its way, which ends this node as the client wants), then ends the job
+ * with MPI_Abort (status 1), from its own thread: the client's threads may
+ * all be blocked waiting for the lost node.
  *
  * Nodes on other hosts are not watched (no pid reaches them): their loss
  * is MPI's to report, or the launcher's to act on. Without pidfd_open
@@ -72,6 +74,13 @@ static unsigned long long start_time(long pid)
     return t;
 }
 
+/* Whether peers may end now: this node ends, or heard an exit notice. */
+static int expected(void)
+{
+    return __atomic_load_n(&quiet, __ATOMIC_ACQUIRE) ||
+           __atomic_load_n(&gasnetc_exit_requested, __ATOMIC_ACQUIRE);
+}
+
 static void *watch_main(void *arg)
 {
     (void)arg;
@@ -83,15 +92,16 @@ static void *watch_main(void *arg)
         if (fds[0].revents) return NULL; /* gasnetc_watch_stop */
         for (int i = 0; i < nwatched; i++) {
             if (!fds[i + 1].revents) continue;
-            struct timespec grace = {0, GRACE_NS};
-            nanosleep(&grace, NULL);
-            if (__atomic_load_n(&quiet, __ATOMIC_ACQUIRE) ||
-                __atomic_load_n(&gasnetc_exit_requested, __ATOMIC_ACQUIRE))
-                return NULL;
+            if (expected()) return NULL;
             gasnet_node_t lost = watched[i];
             fprintf(stderr, "GASNet node %u: node %u (pid %ld) on this host was lost: it ended "
-                            "without gasnet_exit; ending the job\n",
-                    gasneti_mynode, lost, pids[lost]);
+                            "without gasnet_exit\n", gasneti_mynode, lost, pids[lost]);
+            fflush(stderr);
+            struct timespec grace = {0, GRACE_NS};
+            nanosleep(&grace, NULL);
+            if (expected()) return NULL;
+            fprintf(stderr, "GASNet node %u: ending the job, as node %u was lost\n", gasneti_mynode,
+                    lost);
             fflush(stderr);
             MPI_Abort(MPI_COMM_WORLD, 1);
             _exit(1);
