@@ -608,7 +608,7 @@ t ex_am_immediate 2 -g 'ex_am immediate: ok' -- $B/tests/seq/ex_am immediate
 t ex_am_replies 2 -e GASNET_SHM_AM_RING=256K -g 'ex_am replies: ok' -- $B/tests/seq/ex_am replies
 t ex_am_replies_mpi 2 -e GASNET_SHM_AM=no -g 'ex_am replies: ok' -- $B/tests/seq/ex_am replies
 t shm_am_ring_not_pow2 2 -e GASNET_SHM_AM_RING=384K -x nonzero \
-  -g 'GASNET_SHM_AM_RING=393216: use a power of two, at least 256K' -- $B/tests/seq/ex_am
+  -g "environment variable GASNET_SHM_AM_RING='384K' is not a power of two" -- $B/tests/seq/ex_am
 t ex_rma 2 -g 'ex_rma: ok' -- $B/tests/seq/ex_rma 65001
 t ex_rma_am_par 3 "${AM[@]}" -g 'ex_rma: ok' -- $B/tests/par/ex_rma 4097
 t ex_events 2 -g 'ex_events: ok' -- $B/tests/seq/ex_events
