@@ -66,6 +66,9 @@ typedef struct {
 } ammpi_config_t;
 
 void ammpi_config_default(ammpi_config_t *cfg);
+/* The same defaults without reading the environment (a caller with settings
+ * of its own: GASNet). */
+void ammpi_config_builtin(ammpi_config_t *cfg);
 
 /* Collective over parent: every rank opens its endpoint together. */
 int ammpi_open(ammpi_ep_t **ep, MPI_Comm parent, const ammpi_config_t *cfg);

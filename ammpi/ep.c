@@ -59,14 +59,20 @@ static int env_int(const char *name, int dflt, int lo, int hi)
     return (int)v;
 }
 
+void ammpi_config_builtin(ammpi_config_t *cfg)
+{
+    *cfg = (ammpi_config_t){.depth = 16, .credits_pp = 16, .eager_size = 4096, .recv_buffers = 0,
+                            .thread_safe = 0, .spin_polls = 64};
+}
+
 void ammpi_config_default(ammpi_config_t *cfg)
 {
-    cfg->depth = env_int("AMMPI_NETWORKDEPTH", 16, 1, 4096);
+    ammpi_config_builtin(cfg);
+    cfg->depth = env_int("AMMPI_NETWORKDEPTH", cfg->depth, 1, 4096);
     cfg->credits_pp = env_int("AMMPI_CREDITS_PP", cfg->depth, 1, 4096);
-    cfg->eager_size = env_int("AMMPI_EAGER_SIZE", 4096, 0, AMMPI_MAX_MEDIUM);
-    cfg->recv_buffers = env_int("AMMPI_RECV_BUFFERS", 0, 0, 1 << 20);
-    cfg->spin_polls = env_int("AMMPI_SPIN_POLLS", 64, 0, 1 << 30);
-    cfg->thread_safe = 0;
+    cfg->eager_size = env_int("AMMPI_EAGER_SIZE", cfg->eager_size, 0, AMMPI_MAX_MEDIUM);
+    cfg->recv_buffers = env_int("AMMPI_RECV_BUFFERS", cfg->recv_buffers, 0, 1 << 20);
+    cfg->spin_polls = env_int("AMMPI_SPIN_POLLS", cfg->spin_polls, 0, 1 << 30);
 }
 
 void *pool_get(pool_t *p)

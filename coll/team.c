@@ -42,8 +42,8 @@ typedef struct {
 
 size_t gasnete_coll_scratch_size(gex_Rank_t size, gex_Flags_t flags)
 {
-    size_t min = (size_t)gasneti_getenv_size("GASNET_COLL_MIN_SCRATCH_SIZE", GASNETE_COLL_SHM_SCRATCH,
-                                                     0, SCRATCH_MAX);
+    size_t min = (size_t)gasneti_getenv_size("GASNET_COLL_MIN_SCRATCH_SIZE",
+                                             GASNETE_COLL_SHM_SCRATCH, 0, SCRATCH_MAX);
     size_t by_size = ((size_t)size + GASNETI_CACHE_LINE_BYTES - 1) & ~(size_t)(GASNETI_CACHE_LINE_BYTES - 1);
     if (by_size > min) min = by_size;
     if (flags & GEX_FLAG_TM_SCRATCH_SIZE_MIN) return min;

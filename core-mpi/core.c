@@ -356,7 +356,8 @@ static uintptr_t find_max_segsize(int nlocal)
 
 static void open_endpoint(int thread_safe)
 {
-    ammpi_config_t cfg; /* every field from GASNet's settings (not ammpi_config_default) */
+    ammpi_config_t cfg; /* GASNet reads the settings itself (not ammpi_config_default) */
+    ammpi_config_builtin(&cfg);
     cfg.depth = (int)gasneti_getenv_int("GASNET_NETWORKDEPTH", 16, 1, 4096);
     cfg.credits_pp = (int)gasneti_getenv_int("AMMPI_CREDITS_PP", cfg.depth, 1, 4096);
     cfg.eager_size = (int)gasneti_getenv_size("AMMPI_EAGER_SIZE", 4096, 0, AMMPI_MAX_MEDIUM);
