@@ -53,7 +53,9 @@ typedef struct ammpi_token *ammpi_token_t;
 typedef void (*ammpi_handler_fn)(void); /* cast to the real prototype */
 
 /* Tunables. ammpi_config_default() fills them from AMMPI_* environment
- * variables (see README.md) so that a caller may adjust before ammpi_open. */
+ * variables (see README.md) so that a caller may adjust before ammpi_open;
+ * a value that is not an integer in the setting's range ends the process,
+ * naming the variable and the value. */
 typedef struct {
     int depth;          /* AMMPI_NETWORKDEPTH: request send buffers, default 16 */
     int credits_pp;     /* AMMPI_CREDITS_PP: requests in flight per peer, default = depth */
@@ -64,6 +66,9 @@ typedef struct {
 } ammpi_config_t;
 
 void ammpi_config_default(ammpi_config_t *cfg);
+/* The same defaults without reading the environment (a caller with settings
+ * of its own: GASNet). */
+void ammpi_config_builtin(ammpi_config_t *cfg);
 
 /* Collective over parent: every rank opens its endpoint together. */
 int ammpi_open(ammpi_ep_t **ep, MPI_Comm parent, const ammpi_config_t *cfg);

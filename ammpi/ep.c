@@ -23,6 +23,7 @@
  * could reply or return credits, which would be messages not counted. */
 #include "internal.h"
 
+#include <errno.h>
 #include <sched.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -31,28 +32,47 @@
 
 __thread struct ammpi_token *ammpi_running_token;
 
+/* A standalone endpoint's setting: unset or empty gives dflt; otherwise a
+ * decimal (or 0x hexadecimal) integer in [lo, hi] and nothing else, or the
+ * process ends naming the variable and the value. (Under GASNet the core
+ * reads its own settings: core-mpi/core.c.) */
 static int env_int(const char *name, int dflt, int lo, int hi)
 {
     const char *s = getenv(name);
     if (!s || !*s) return dflt;
+    const char *digits = s;
+    while (*digits == ' ' || *digits == '\t' || *digits == '+' || *digits == '-') digits++;
+    int hex = digits[0] == '0' && (digits[1] == 'x' || digits[1] == 'X');
     char *end;
-    long v = strtol(s, &end, 0);
-    if (*end || v < lo || v > hi) {
-        fprintf(stderr, "ammpi: %s=%s is not an integer in [%d, %d]; using %d\n",
-                name, s, lo, hi, dflt);
-        return dflt;
+    errno = 0;
+    long v = strtol(s, &end, hex ? 16 : 10);
+    while (*end == ' ' || *end == '\t') end++;
+    if (end == s || *end || errno == ERANGE || v < lo || v > hi) {
+        fprintf(stderr, "ammpi: environment variable %s='%s' is not an integer from %d to %d\n",
+                name, s, lo, hi);
+        fflush(stderr);
+        int up = 0;
+        MPI_Initialized(&up);
+        if (up) MPI_Abort(MPI_COMM_WORLD, 1);
+        abort();
     }
     return (int)v;
 }
 
+void ammpi_config_builtin(ammpi_config_t *cfg)
+{
+    *cfg = (ammpi_config_t){.depth = 16, .credits_pp = 16, .eager_size = 4096, .recv_buffers = 0,
+                            .thread_safe = 0, .spin_polls = 64};
+}
+
 void ammpi_config_default(ammpi_config_t *cfg)
 {
-    cfg->depth = env_int("AMMPI_NETWORKDEPTH", 16, 1, 4096);
+    ammpi_config_builtin(cfg);
+    cfg->depth = env_int("AMMPI_NETWORKDEPTH", cfg->depth, 1, 4096);
     cfg->credits_pp = env_int("AMMPI_CREDITS_PP", cfg->depth, 1, 4096);
-    cfg->eager_size = env_int("AMMPI_EAGER_SIZE", 4096, 0, AMMPI_MAX_MEDIUM);
-    cfg->recv_buffers = env_int("AMMPI_RECV_BUFFERS", 0, 0, 1 << 20);
-    cfg->spin_polls = env_int("AMMPI_SPIN_POLLS", 64, 0, 1 << 30);
-    cfg->thread_safe = 0;
+    cfg->eager_size = env_int("AMMPI_EAGER_SIZE", cfg->eager_size, 0, AMMPI_MAX_MEDIUM);
+    cfg->recv_buffers = env_int("AMMPI_RECV_BUFFERS", cfg->recv_buffers, 0, 1 << 20);
+    cfg->spin_polls = env_int("AMMPI_SPIN_POLLS", cfg->spin_polls, 0, 1 << 30);
 }
 
 void *pool_get(pool_t *p)

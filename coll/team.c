@@ -37,13 +37,17 @@ typedef struct {
     uint32_t ticket;
 } record_t;
 
+/* what the scratch-size settings may ask for: 1 TiB */
+#define SCRATCH_MAX ((int64_t)1 << 40)
+
 size_t gasnete_coll_scratch_size(gex_Rank_t size, gex_Flags_t flags)
 {
-    size_t min = (size_t)gasneti_getenv_size("GASNET_COLL_MIN_SCRATCH_SIZE", GASNETE_COLL_SHM_SCRATCH);
+    size_t min = (size_t)gasneti_getenv_size("GASNET_COLL_MIN_SCRATCH_SIZE",
+                                             GASNETE_COLL_SHM_SCRATCH, 0, SCRATCH_MAX);
     size_t by_size = ((size_t)size + GASNETI_CACHE_LINE_BYTES - 1) & ~(size_t)(GASNETI_CACHE_LINE_BYTES - 1);
     if (by_size > min) min = by_size;
     if (flags & GEX_FLAG_TM_SCRATCH_SIZE_MIN) return min;
-    size_t rec = (size_t)gasneti_getenv_size("GASNET_COLL_SCRATCH_SIZE", 2 << 20);
+    size_t rec = (size_t)gasneti_getenv_size("GASNET_COLL_SCRATCH_SIZE", 2 << 20, 0, SCRATCH_MAX);
     return rec > min ? rec : min;
 }
 

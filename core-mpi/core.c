@@ -19,14 +19,16 @@
 #include "rma.h"
 #include <gasnet_tools.h>
 
+#include <ctype.h>
+#include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/mman.h>
-#include <sys/statvfs.h>
 #include <unistd.h>
 
 gex_Rank_t gasneti_mynode, gasneti_nodes;
@@ -87,6 +89,7 @@ void gasneti_fatalerror(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
+    gasnetc_watch_quiet(); /* every node may die of the same error: no "node lost" reports */
     fflush(stdout);
     if (gasneti_init_done) gasnett_fatalerror("node %u of %u: %s", gasneti_mynode, gasneti_nodes, msg);
     gasnett_fatalerror("%s", msg);
@@ -155,14 +158,74 @@ static int verboseenv(void)
     return verbose;
 }
 
-int64_t gasneti_getenv_int(const char *key, int64_t dflt)
+/* Every numeric setting the library reads comes through here: parsed
+ * strictly (gasneti_parse_setting: no trailing junk), checked against the
+ * setting's range, and fatal, naming the variable and the value, when it is
+ * neither; unset or empty gives the default. */
+static int64_t getenv_number(const char *key, int64_t dflt, int64_t lo, int64_t hi, int is_size)
 {
-    return gasnett_getenv_int_withdefault(key, dflt, 0);
+    const char *v = gasnett_getenv(key);
+    if (!v || !*v) {
+        gasnett_envint_display(key, dflt, 1, is_size);
+        return dflt;
+    }
+    int64_t r;
+    const char *why = gasneti_parse_setting(v, is_size, &r);
+    if (why) gasneti_fatalerror("environment variable %s='%s' %s", key, v, why);
+    if (r < lo || r > hi) {
+        char l[64], h[64];
+        gasneti_fatalerror("environment variable %s='%s' is out of range: use a %s from %s to %s",
+                           key, v, is_size ? "size" : "value",
+                           gasnett_format_number(lo, l, sizeof l, is_size),
+                           gasnett_format_number(hi, h, sizeof h, is_size));
+    }
+    gasneti_envdisplay(key, v, 0);
+    return r;
 }
 
-int64_t gasneti_getenv_size(const char *key, int64_t dflt)
+int64_t gasneti_getenv_int(const char *key, int64_t dflt, int64_t lo, int64_t hi)
 {
-    return gasnett_getenv_int_withdefault(key, dflt, 1);
+    return getenv_number(key, dflt, lo, hi, 0);
+}
+
+int64_t gasneti_getenv_size(const char *key, int64_t dflt, int64_t lo, int64_t hi)
+{
+    return getenv_number(key, dflt, lo, hi, 1);
+}
+
+#ifdef GASNET_DEBUG
+void gasneti_debug_kill_point(const char *where)
+{
+    const char *v = gasnet_getenv("GASNET_DEBUG_KILL_AT");
+    size_t n = strlen(where);
+    if (!v || strncmp(v, where, n) != 0 || v[n] != ':') return;
+    char *end;
+    long node = strtol(v + n + 1, &end, 10);
+    if (*end || end == v + n + 1) gasneti_fatalerror("GASNET_DEBUG_KILL_AT='%s': use WHERE:NODE", v);
+    if (node != (long)gasneti_mynode) return;
+    fprintf(stderr, "GASNet node %u: GASNET_DEBUG_KILL_AT=%s: killing itself\n", gasneti_mynode, v);
+    fflush(stderr);
+    raise(SIGKILL);
+}
+#endif
+
+double gasneti_getenv_seconds(const char *key, double dflt, double lo, double hi)
+{
+    const char *v = gasnett_getenv(key);
+    if (!v || !*v) {
+        gasnett_envdbl_display(key, dflt, 1);
+        return dflt;
+    }
+    char *end;
+    errno = 0;
+    double r = strtod(v, &end);
+    while (isspace((unsigned char)*end)) end++;
+    /* !(r >= lo) also refuses NaN */
+    if (end == v || *end || errno == ERANGE || !(r >= lo) || !(r <= hi))
+        gasneti_fatalerror("environment variable %s='%s' is not a number of seconds from %g to %g",
+                           key, v, lo, hi);
+    gasneti_envdisplay(key, v, 0);
+    return r;
 }
 
 int gasneti_getenv_yesno(const char *key, int dflt)
@@ -175,17 +238,6 @@ const char *gasneti_getenv_str(const char *key, const char *dflt)
     const char *v = gasnet_getenv(key);
     gasneti_envdisplay(key, v ? v : dflt, v == NULL);
     return v ? v : dflt;
-}
-
-/* Reads a count (or, with is_size, a byte size such as 16K) and dies with a
- * clear message if it is outside [lo, hi]. */
-static int getenv_ranged(const char *key, int dflt, int lo, int hi, int is_size)
-{
-    int64_t v = is_size ? gasneti_getenv_size(key, dflt) : gasneti_getenv_int(key, dflt);
-    if (v < lo || v > hi)
-        gasneti_fatalerror("%s=%lld is out of range: use a value in [%d, %d]", key, (long long)v,
-                           lo, hi);
-    return (int)v;
 }
 
 /* ---- MPI start-up */
@@ -255,8 +307,7 @@ static int find_hosts(void)
     MPI_Comm_rank(local, &local_rank);
     int host_leader = me;
     MPI_Allreduce(MPI_IN_PLACE, &host_leader, 1, MPI_INT, MPI_MIN, local);
-    int maxsize = (int)gasneti_getenv_int("GASNET_SUPERNODE_MAXSIZE", 0);
-    if (maxsize < 0) gasneti_fatalerror("GASNET_SUPERNODE_MAXSIZE=%d: use 0 (no limit) or more", maxsize);
+    int maxsize = (int)gasneti_getenv_int("GASNET_SUPERNODE_MAXSIZE", 0, 0, INT_MAX);
     const char *rma = gasnet_getenv("GASNET_RMA");
     if (rma && strcasecmp(rma, "auto") && strcasecmp(rma, "shm")) maxsize = 1;
     MPI_Comm group;
@@ -281,20 +332,18 @@ static int find_hosts(void)
 
 /* The largest segment this node could map: GASNET_MAX_SEGSIZE, or
  * gasnet_max_segsize, or 85% of physical memory shared among the nodes of
- * this host (and, when segments may live in shared memory, of the free
- * space of /dev/shm); then halved until the address space takes it. */
+ * this host; then halved until the address space takes it. (Shared
+ * segments are memfds, core-native/shm.c: /dev/shm's size does not bound
+ * them.) */
 static uintptr_t find_max_segsize(int nlocal)
 {
     uint64_t phys = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
     uint64_t dflt = phys / 100 * 85 / (uint64_t)nlocal;
     if (gasnet_max_segsize_str) dflt = (uint64_t)gasnett_parse_int(gasnet_max_segsize_str, 1);
     else if (gasnet_max_segsize) dflt = gasnet_max_segsize;
-    const char *rma = gasnet_getenv("GASNET_RMA");
-    struct statvfs fs;
-    if (nlocal > 1 && (!rma || !strcasecmp(rma, "auto") || !strcasecmp(rma, "shm")) &&
-        statvfs("/dev/shm", &fs) == 0 && (uint64_t)fs.f_bavail * fs.f_frsize / (uint64_t)nlocal < dflt)
-        dflt = (uint64_t)fs.f_bavail * fs.f_frsize / (uint64_t)nlocal;
-    uint64_t limit = (uint64_t)gasneti_getenv_size("GASNET_MAX_SEGSIZE", (int64_t)dflt);
+    if (dflt > (uint64_t)INT64_MAX) dflt = (uint64_t)INT64_MAX;
+    uint64_t limit = (uint64_t)gasneti_getenv_size("GASNET_MAX_SEGSIZE", (int64_t)dflt,
+                                                   GASNET_PAGESIZE, INT64_MAX);
     uintptr_t size = (uintptr_t)limit & ~(uintptr_t)(GASNET_PAGESIZE - 1);
     while (size > GASNET_PAGESIZE) {
         void *p = mmap(NULL, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -309,13 +358,13 @@ static uintptr_t find_max_segsize(int nlocal)
 
 static void open_endpoint(int thread_safe)
 {
-    ammpi_config_t cfg;
-    ammpi_config_default(&cfg);
-    cfg.depth = getenv_ranged("GASNET_NETWORKDEPTH", 16, 1, 4096, 0);
-    cfg.credits_pp = getenv_ranged("AMMPI_CREDITS_PP", cfg.depth, 1, 4096, 0);
-    cfg.eager_size = getenv_ranged("AMMPI_EAGER_SIZE", 4096, 0, AMMPI_MAX_MEDIUM, 1);
-    cfg.recv_buffers = getenv_ranged("AMMPI_RECV_BUFFERS", 0, 0, 1 << 20, 0);
-    cfg.spin_polls = getenv_ranged("GASNET_SPIN_POLLS", 64, 0, INT_MAX, 0);
+    ammpi_config_t cfg; /* GASNet reads the settings itself (not ammpi_config_default) */
+    ammpi_config_builtin(&cfg);
+    cfg.depth = (int)gasneti_getenv_int("GASNET_NETWORKDEPTH", 16, 1, 4096);
+    cfg.credits_pp = (int)gasneti_getenv_int("AMMPI_CREDITS_PP", cfg.depth, 1, 4096);
+    cfg.eager_size = (int)gasneti_getenv_size("AMMPI_EAGER_SIZE", 4096, 0, AMMPI_MAX_MEDIUM);
+    cfg.recv_buffers = (int)gasneti_getenv_int("AMMPI_RECV_BUFFERS", 0, 0, 1 << 20);
+    cfg.spin_polls = (int)gasneti_getenv_int("GASNET_SPIN_POLLS", 64, 0, INT_MAX);
     cfg.thread_safe = thread_safe;
     default_spin_polls = cfg.spin_polls;
     if (ammpi_open(&gasnetc_ep, gasnetc_comm, &cfg) != AMMPI_OK)
@@ -359,6 +408,7 @@ static void start_job(int *argc, char ***argv)
     const char *level = getenv("GASNET_MPI_THREAD"); /* read before the job environment existed */
     gasneti_envdisplay("GASNET_MPI_THREAD", level ? level : "SERIALIZED", level == NULL);
     int nlocal = find_hosts();
+    gasnetc_watch_start();
     gasneti_topology_init();
     max_local_segsize = find_max_segsize(nlocal);
     unsigned long local = max_local_segsize, global;

@@ -79,6 +79,7 @@
 #include "gasnet_internal.h"
 #include "rma.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdint.h>
 #include <signal.h>
@@ -191,11 +192,11 @@ void gasnetc_exit_poll(void)
         gasnetc_exit_now();
 }
 
-static void set_alarm(double seconds)
+static int set_alarm(double seconds)
 {
     time_t sec = (time_t)seconds;
     struct itimerval t = {{0, 0}, {sec, (suseconds_t)((seconds - (double)sec) * 1e6)}};
-    setitimer(ITIMER_REAL, &t, NULL);
+    return setitimer(ITIMER_REAL, &t, NULL);
 }
 
 /* The failsafe first asks MPI to abort with the code: a plain _exit races
@@ -230,7 +231,10 @@ static void arm_failsafe(void)
     sa.sa_flags = SA_NODEFER;
     sigemptyset(&sa.sa_mask);
     sigaction(SIGALRM, &sa, NULL);
-    set_alarm(exit_timeout);
+    if (set_alarm(exit_timeout) != 0) /* the range check makes this unexpected: say so */
+        fprintf(stderr, "GASNet node %u: the exit failsafe could not be armed (setitimer of %g s: "
+                "%s); a stalled exit will not be forced\n", gasneti_mynode, exit_timeout,
+                strerror(errno));
 }
 
 static void settle(void)
@@ -246,6 +250,7 @@ __thread int gasnetc_in_mpi;
 
 static __attribute__((__noreturn__)) void do_exit(int code, int origin)
 {
+    gasnetc_watch_quiet(); /* before any notice goes out: peers end after it */
     pthread_mutex_lock(&exit_lock);
     exiting = 1;
     adopt(code, origin);
@@ -343,6 +348,7 @@ static void on_sigquit(int sig)
 
 static void on_termination(int sig)
 {
+    gasnetc_watch_quiet(); /* the other nodes are likely ending the same way */
     if (!first_signal) first_signal = sig;
     raise(SIGQUIT);
 }
@@ -367,6 +373,7 @@ static int at_mpi_finalize(MPI_Comm comm, int key, void *val, void *extra)
     (void)val;
     (void)extra;
     if (exiting || gasnetc_comm == MPI_COMM_NULL) return MPI_SUCCESS;
+    gasnetc_watch_stop(); /* the peers finalize too, and may end before this node */
     gasnetc_progress_stop();
     if (gasneti_attach_done) gasneti_rma_detach();
     ammpi_close(gasnetc_ep);
@@ -384,10 +391,9 @@ static int at_mpi_finalize(MPI_Comm comm, int key, void *val, void *extra)
 void gasnetc_exit_init(void)
 {
     int n = (int)gasneti_nodes;
-    exit_timeout = strtod(gasneti_getenv_str("GASNET_EXITTIMEOUT", "10"), NULL);
-    ack_wait = strtod(gasneti_getenv_str("GASNET_EXIT_ACKWAIT", "2"), NULL);
-    if (!(exit_timeout > 0) || !(ack_wait > 0))
-        gasneti_fatalerror("GASNET_EXITTIMEOUT and GASNET_EXIT_ACKWAIT must be positive seconds");
+    /* a day at most: setitimer takes it, and a longer failsafe is none */
+    exit_timeout = gasneti_getenv_seconds("GASNET_EXITTIMEOUT", 10, 0.001, 86400);
+    ack_wait = gasneti_getenv_seconds("GASNET_EXIT_ACKWAIT", 2, 0.001, 86400);
     outmsg = calloc((size_t)n, sizeof *outmsg);
     outreq = malloc((size_t)n * sizeof *outreq);
     heard = calloc((size_t)n, 1);

@@ -168,8 +168,22 @@ int gasneti_report(const char *call, int code, const char *fmt, ...)
 
 /* Environment from the job's launch (node 0's), reported under
  * GASNET_VERBOSEENV with its value and whether it was the default. */
-int64_t gasneti_getenv_int(const char *key, int64_t dflt);
-int64_t gasneti_getenv_size(const char *key, int64_t dflt); /* accepts 16K, 2M... */
+/* Tests only (debug builds): GASNET_DEBUG_KILL_AT=WHERE:NODE makes node
+ * NODE kill itself with SIGKILL when it reaches the point named WHERE, so
+ * that a test can lose a node at a chosen moment (core.c). Points: shm
+ * (the shm backend's attach, its objects made, its neighbours not yet
+ * mapped them) and shmam (the same for the AM rings at init). */
+#ifdef GASNET_DEBUG
+void gasneti_debug_kill_point(const char *where);
+#else
+#define gasneti_debug_kill_point(where) ((void)0)
+#endif
+
+/* Numeric settings: strict, in [lo, hi], else fatal naming the variable
+ * and the value; unset or empty gives dflt (core.c). */
+int64_t gasneti_getenv_int(const char *key, int64_t dflt, int64_t lo, int64_t hi);
+int64_t gasneti_getenv_size(const char *key, int64_t dflt, int64_t lo, int64_t hi); /* 16K, 2M... */
+double gasneti_getenv_seconds(const char *key, double dflt, double lo, double hi);
 int gasneti_getenv_yesno(const char *key, int dflt);
 const char *gasneti_getenv_str(const char *key, const char *dflt);
 
@@ -221,6 +235,10 @@ void gasneti_poll_wait(int *idle); /* one iteration of a wait loop */
  * MPI alone. */
 extern __thread int gasnetc_in_mpi;
 void gasnetc_exit_init(void);       /* at init: exit channel, on_exit */
+/* watch.c: the nodes of this host that end without exiting are reported */
+void gasnetc_watch_start(void); /* at init, collective */
+void gasnetc_watch_quiet(void); /* this node ends: peers may end too (async-signal-safe) */
+void gasnetc_watch_stop(void);  /* quiet, and the watch thread ends */
 extern int gasnetc_exit_requested; /* a peer asked this node to exit (atomic) */
 void gasnetc_exit_now(void) __attribute__((__noreturn__));
 void gasnetc_exit_poll(void);       /* after each poll: serve exit notices */

@@ -62,11 +62,8 @@ static void *progress_main(void *arg)
 void gasnetc_progress_start(void)
 {
     int wanted = gasneti_getenv_yesno("GASNET_PROGRESS_THREAD", 0);
-    sleep_max_us = gasneti_getenv_int("GASNET_PROGRESS_SLEEP_MAX", 1000);
+    sleep_max_us = (long)gasneti_getenv_int("GASNET_PROGRESS_SLEEP_MAX", 1000, 1, 1000000);
     if (!wanted) return;
-    if (sleep_max_us < 1)
-        gasneti_fatalerror("GASNET_PROGRESS_SLEEP_MAX=%ld: use a positive number of microseconds",
-                           sleep_max_us);
     __atomic_store_n(&running, 1, __ATOMIC_RELEASE);
     if (pthread_create(&thread, NULL, progress_main, NULL) != 0)
         gasneti_fatalerror("could not start the progress thread");

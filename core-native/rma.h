@@ -151,6 +151,13 @@ int gasneti_shmam_request(const ammpi_msg_t *m);
  * index among them, and a zeroed page they all map (NULL unless the
  * backend serves them), for the shared-memory barrier. */
 int gasneti_shm_local_nodes(int *my_index);
+/* Shared memory between the processes of a host, with no name in /dev/shm
+ * (shm.c): an object is a memfd its owner keeps open until its
+ * neighbours have mapped it through /proc/<pid>/fd/<fd>. create maps it at
+ * `at` (fixed) or anywhere (*addr) and returns the fd, or -1 with why;
+ * map returns a neighbour's mapping, or NULL with why. */
+int gasneti_shm_create(size_t size, void *at, void **addr, char *why, size_t whylen);
+void *gasneti_shm_map(long pid, int fd, size_t size, char *why, size_t whylen);
 void *gasneti_shm_control(void);
 /* After that page, zeroed too, a lane of GASNETI_SHM_COLL_LANE bytes per
  * node of the host, by index, for the collectives (coll/shm.c); NULL

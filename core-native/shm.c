@@ -2,13 +2,14 @@
  * put, get or memset to such a peer is a plain copy that completes at once.
  *
  * At attach each node replaces its (anonymous, untouched) segment mapping
- * by a POSIX shared-memory object of the same size at the same address,
- * named /gasnet-<uid>-<pid of the host's first node>-<local rank>, created
- * exclusively with mode 0600; its host peers map it wherever their address
- * space has room and remember the offset (also reported by
- * gasnet_getNodeInfo). Once every host peer has mapped every object, the
- * names are unlinked: the memory lives on in the mappings, and nothing is
- * left behind in /dev/shm even if a node crashes later.
+ * by a shared-memory object of the same size at the same address: a memfd
+ * (gasneti_shm_create), which its host peers open through
+ * /proc/<pid>/fd/<fd> (as created segments are: core-mpi/segment.c) and
+ * map wherever their address space has room, remembering the offset (also
+ * reported by gasnet_getNodeInfo). Once every host peer has mapped every
+ * object, the owner closes the descriptor: the memory lives on in the
+ * mappings. Nothing is ever named in /dev/shm, so nothing is left there,
+ * whenever a node dies, at start-up included (tests: fault_kill_startup_*).
  *
  * Ordering: a put's stores are made visible before anything the caller
  * does after it returns (release fence); a get sees every store another
@@ -26,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static MPI_Comm local_comm = MPI_COMM_NULL;
@@ -40,29 +42,45 @@ static void *control;
 #define CONTROL_PAGE 4096
 static size_t control_size(void) { return CONTROL_PAGE + (size_t)nlocal * GASNETI_SHM_COLL_LANE; }
 
-/* /gasnet-<uid>-<leader pid>-<what>: what is a local rank or "ctl" */
-static void object_name(char *buf, size_t len, long leader_pid, const char *what)
+/* A shared-memory object of size bytes: a memfd, mapped at `at` (MAP_FIXED,
+ * to turn this node's segment into a shared object) or anywhere (*addr).
+ * Returns its fd, which stays open until every neighbour has mapped it,
+ * or -1 with why. */
+int gasneti_shm_create(size_t size, void *at, void **addr, char *why, size_t whylen)
 {
-    snprintf(buf, len, "/gasnet-%ld-%ld-%s", (long)getuid(), leader_pid, what);
+    int fd = memfd_create("gasnet-shm", MFD_CLOEXEC);
+    void *p = MAP_FAILED;
+    if (fd >= 0 && ftruncate(fd, (off_t)size) == 0)
+        p = mmap(at, size, PROT_READ | PROT_WRITE, MAP_SHARED | (at ? MAP_FIXED : MAP_NORESERVE),
+                 fd, 0);
+    if (p == MAP_FAILED) {
+        snprintf(why, whylen, "node %u could not create %zu bytes of shared memory: %s",
+                 gasneti_mynode, size, strerror(errno));
+        if (fd >= 0) close(fd);
+        return -1;
+    }
+    *addr = p;
+    return fd;
 }
 
-/* Maps a shared-memory object of size bytes: at a fixed address (to turn
- * this node's segment into a shared object) or anywhere; created
- * exclusively, mode 0600, when create is set. NULL on failure, with why. */
-static void *map_object(const char *name, size_t size, void *at, int create, char *why,
-                        size_t whylen)
+/* Maps a neighbour's object (its pid and fd, size bytes at least) anywhere;
+ * NULL with why. */
+void *gasneti_shm_map(long pid, int fd, size_t size, char *why, size_t whylen)
 {
-    int fd = shm_open(name, create ? O_CREAT | O_EXCL | O_RDWR : O_RDWR, 0600);
-    void *p = MAP_FAILED;
-    if (fd >= 0 && (!create || ftruncate(fd, (off_t)size) == 0))
-        p = mmap(at, size, PROT_READ | PROT_WRITE,
-                 MAP_SHARED | (at ? MAP_FIXED : MAP_NORESERVE), fd, 0);
-    if (p == MAP_FAILED) {
-        snprintf(why, whylen, "node %u could not %s shared memory %s (%zu bytes): %s",
-                 gasneti_mynode, create ? "create" : "map", name, size, strerror(errno));
-        if (fd >= 0 && create) shm_unlink(name);
-    }
-    if (fd >= 0) close(fd);
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%ld/fd/%d", pid, fd);
+    int mfd = open(path, O_RDWR | O_CLOEXEC);
+    struct stat st;
+    /* the pid and fd come from the peer: the file must hold the whole object */
+    int big_enough = mfd >= 0 && fstat(mfd, &st) == 0 && S_ISREG(st.st_mode) &&
+                     (uintmax_t)st.st_size >= (uintmax_t)size;
+    if (mfd >= 0 && !big_enough) errno = EINVAL;
+    void *p = big_enough ? mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, mfd, 0)
+                         : MAP_FAILED;
+    if (p == MAP_FAILED)
+        snprintf(why, whylen, "node %u could not map the shared memory of process %ld (%s, %zu "
+                 "bytes): %s", gasneti_mynode, pid, path, size, strerror(errno));
+    if (mfd >= 0) close(mfd);
     return p == MAP_FAILED ? NULL : p;
 }
 
@@ -92,39 +110,40 @@ static int shm_attach(unsigned char *reach, char *why, size_t whylen)
         snprintf(why, whylen, "no other node shares memory with node %d", me);
         return give_up();
     }
-    long leader_pid = (long)getpid();
-    MPI_Bcast(&leader_pid, 1, MPI_LONG, 0, local_comm);
-    char name[96], rank_str[16], ctl[96];
-    snprintf(rank_str, sizeof rank_str, "%d", local_rank);
-    object_name(name, sizeof name, leader_pid, rank_str);
-    object_name(ctl, sizeof ctl, leader_pid, "ctl");
     void *base = gasneti_seginfo[gasneti_mynode].addr;
     uintptr_t size = gasneti_seginfo[gasneti_mynode].size;
     /* 1. each node shares its own segment in place; the first the control page */
-    int shared = !size || map_object(name, size, base, 1, why, whylen);
-    if (local_rank == 0 && shared && !(control = map_object(ctl, control_size(), NULL, 1, why, whylen))) {
-        if (size) shm_unlink(name);
+    struct { long pid, seg_fd, ctl_fd; } mine = {(long)getpid(), -1, -1}, *all;
+    void *at = base;
+    if (size) mine.seg_fd = gasneti_shm_create(size, base, &at, why, whylen);
+    int shared = !size || mine.seg_fd >= 0;
+    if (local_rank == 0 && shared &&
+        (mine.ctl_fd = gasneti_shm_create(control_size(), NULL, &control, why, whylen)) < 0)
         shared = 0;
-    }
+    gasneti_debug_kill_point("shm");
     int ok = all_ok(shared);
     /* 2. each node maps the others' */
     if (ok) {
+        all = malloc((size_t)nlocal * sizeof *all);
+        if (!all) gasneti_fatalerror("shm: out of memory");
+        MPI_Allgather(&mine, 3, MPI_LONG, all, 3, MPI_LONG, local_comm);
         for (int r = 0; r < nlocal; r++) {
             gasnet_node_t node = local_nodes[r];
-            char peer[96];
-            snprintf(rank_str, sizeof rank_str, "%d", r);
-            object_name(peer, sizeof peer, leader_pid, rank_str);
             if (r == local_rank || !gasneti_seginfo[node].size) continue;
-            mapped[node] = map_object(peer, gasneti_seginfo[node].size, NULL, 0, why, whylen);
+            mapped[node] = gasneti_shm_map(all[r].pid, (int)all[r].seg_fd, gasneti_seginfo[node].size,
+                                           why, whylen);
             ok &= mapped[node] != NULL;
             offset[node] = (uintptr_t)mapped[node] - (uintptr_t)gasneti_seginfo[node].addr;
         }
-        if (local_rank != 0) ok &= (control = map_object(ctl, control_size(), NULL, 0, why, whylen)) != NULL;
+        if (local_rank != 0)
+            ok &= (control = gasneti_shm_map(all[0].pid, (int)all[0].ctl_fd, control_size(), why,
+                                             whylen)) != NULL;
+        free(all);
         ok = all_ok(ok); /* after this, every object is mapped where it will be */
     }
-    /* 3. no name is needed any more: nothing stays in /dev/shm */
-    if (shared && size) shm_unlink(name);
-    if (shared && local_rank == 0) shm_unlink(ctl);
+    /* 3. no descriptor is needed any more: the mappings hold the memory */
+    if (mine.seg_fd >= 0) close((int)mine.seg_fd);
+    if (mine.ctl_fd >= 0) close((int)mine.ctl_fd);
     if (!ok) {
         if (!why[0]) snprintf(why, whylen, "another node on the host could not share its segment");
         return give_up();

@@ -17,8 +17,9 @@
  * reads the head only when its last reading of it says the ring is full
  * (the cost of a round trip is then close to that of bouncing one cache
  * line).
- * The objects are created at start-up, mapped by every neighbour and
- * unlinked at once, so nothing stays in /dev/shm.
+ * The objects are created at start-up (memfds: gasneti_shm_create, shm.c)
+ * and mapped by every neighbour; none is ever named in /dev/shm, so none
+ * stays there, whenever a process dies.
  *
  * SENDING. Requests come straight from core-mpi/am.c and the library's
  * own callers (gasneti_shmam_request: their checks stand, ammpi's would
@@ -341,24 +342,16 @@ static int shm_poll(ammpi_channel_t *ch)
 
 /* ---- start-up */
 
-static void *map_object(const char *name, size_t size, int create)
-{
-    int fd = shm_open(name, create ? O_CREAT | O_EXCL | O_RDWR : O_RDWR, 0600);
-    void *p = MAP_FAILED;
-    if (fd >= 0 && (!create || ftruncate(fd, (off_t)size) == 0))
-        p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-    if (fd >= 0) close(fd);
-    return p == MAP_FAILED ? NULL : p;
-}
-
 void gasneti_shmam_init(void)
 {
     int me = (int)gasneti_mynode;
     int wanted = gasneti_getenv_yesno("GASNET_SHM_AM", 1);
-    ring_size = (uint64_t)gasneti_getenv_size("GASNET_SHM_AM_RING", 256 * 1024);
-    if (ring_size < 4 * 65536 || (ring_size & (ring_size - 1)))
-        gasneti_fatalerror("GASNET_SHM_AM_RING=%llu: use a power of two, at least 256K",
-                           (unsigned long long)ring_size);
+    /* at most 1 GiB, so object_size() cannot overflow */
+    ring_size = (uint64_t)gasneti_getenv_size("GASNET_SHM_AM_RING", 256 * 1024, 4 * 65536,
+                                              (int64_t)1 << 30);
+    if (ring_size & (ring_size - 1))
+        gasneti_fatalerror("environment variable GASNET_SHM_AM_RING='%s' is not a power of two",
+                           gasnet_getenv("GASNET_SHM_AM_RING"));
     MPI_Comm local;
     MPI_Comm_split(gasnetc_comm, (int)gasneti_nodeinfo[me].supernode, me, &local);
     MPI_Comm_size(local, &nlocal);
@@ -367,33 +360,37 @@ void gasneti_shmam_init(void)
     int *jobranks = malloc((size_t)nlocal * sizeof *jobranks);
     if (!jobranks) gasneti_fatalerror("shared-memory AMs: out of memory");
     MPI_Allgather(&me, 1, MPI_INT, jobranks, 1, MPI_INT, local);
-    long leader_pid = (long)getpid();
-    MPI_Bcast(&leader_pid, 1, MPI_LONG, 0, local);
-    char name[96];
+    char why[256] = "";
     char *mine = NULL, **objs = calloc((size_t)nlocal, sizeof *objs);
-    if (!objs) gasneti_fatalerror("shared-memory AMs: out of memory");
+    long me_fd[2] = {(long)getpid(), -1}, *fds = malloc(2 * (size_t)nlocal * sizeof *fds);
+    if (!objs || !fds) gasneti_fatalerror("shared-memory AMs: out of memory");
     if (ok) { /* each process creates its object of incoming rings (zeroed) */
-        snprintf(name, sizeof name, "/gasnet-%ld-%ld-am%d", (long)getuid(), leader_pid, local_rank);
-        ok = (mine = map_object(name, object_size(), 1)) != NULL;
+        void *p = NULL;
+        me_fd[1] = gasneti_shm_create(object_size(), NULL, &p, why, sizeof why);
+        mine = p;
+        ok = me_fd[1] >= 0;
     }
+    gasneti_debug_kill_point("shmam");
     int all;
     MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, local);
     if (all) {
+        MPI_Allgather(me_fd, 2, MPI_LONG, fds, 2, MPI_LONG, local);
         for (int i = 0; i < nlocal && ok; i++) {
-            char peer[96];
-            snprintf(peer, sizeof peer, "/gasnet-%ld-%ld-am%d", (long)getuid(), leader_pid, i);
-            objs[i] = i == local_rank ? mine : map_object(peer, object_size(), 0);
+            objs[i] = i == local_rank ? mine
+                                      : gasneti_shm_map(fds[2 * i], (int)fds[2 * i + 1], object_size(),
+                                                        why, sizeof why);
             ok = objs[i] != NULL;
         }
         MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, local);
     }
-    if (mine) shm_unlink(name); /* every neighbour has mapped it (or gave up) */
+    if (me_fd[1] >= 0) close((int)me_fd[1]); /* every neighbour has mapped it (or gave up) */
+    free(fds);
     int verbose = gasneti_getenv_yesno("GASNET_VERBOSEENV", 0);
     if (!all) {
         if (verbose || (wanted && nlocal > 1 && me == jobranks[0]))
             fprintf(stderr, "GASNet node %d: AMs to neighbours go through MPI: %s\n", me,
                     !wanted ? "GASNET_SHM_AM=no" : nlocal == 1 ? "no process shares memory with it"
-                                                : "shared memory for the AM queues could not be set up");
+                    : why[0] ? why : "shared memory for the AM queues could not be set up");
         for (int i = 0; i < nlocal; i++)
             if (objs[i] && objs[i] != mine) munmap(objs[i], object_size());
         if (mine) munmap(mine, object_size());

@@ -461,11 +461,8 @@ static void teardown(void)
 
 static uint32_t env_count(const char *key, int64_t dflt, int64_t lo, int64_t hi, int is_size)
 {
-    int64_t v = is_size ? gasneti_getenv_size(key, dflt) : gasneti_getenv_int(key, dflt);
-    if (v < lo || v > hi)
-        gasneti_fatalerror("%s=%lld is out of range: use a value in [%lld, %lld]", key,
-                           (long long)v, (long long)lo, (long long)hi);
-    return (uint32_t)v;
+    return (uint32_t)(is_size ? gasneti_getenv_size(key, dflt, lo, hi)
+                              : gasneti_getenv_int(key, dflt, lo, hi));
 }
 
 static int verbs_attach(unsigned char *reach, char *why, size_t whylen)

@@ -94,10 +94,8 @@ static void thread_ends(void *b);
 
 void gasnete_pack_init(size_t put_medium_max)
 {
-    pack_max = (size_t)gasneti_getenv_size("GASNET_PACK_MAX", 4096);
-    if (pack_max > GASNETI_AM_MAX_PAYLOAD)
-        gasneti_fatalerror("GASNET_PACK_MAX=%zu exceeds the largest Medium payload (%zu); 0 "
-                           "turns packing off", pack_max, GASNETI_AM_MAX_PAYLOAD);
+    /* up to the largest Medium payload; 0 turns packing off */
+    pack_max = (size_t)gasneti_getenv_size("GASNET_PACK_MAX", 4096, 0, (int64_t)GASNETI_AM_MAX_PAYLOAD);
     item_max = pack_max > REC_HDR ? pack_max - REC_HDR : 0;
     if (item_max > put_medium_max) item_max = put_medium_max;
     item_max_on = item_max;

@@ -55,10 +55,8 @@ static int get_long_reply;
 
 void gasnete_init(void)
 {
-    put_medium_max = (size_t)gasneti_getenv_size("GASNET_PUT_MEDIUM_MAX", 512);
-    if (put_medium_max > GASNETI_AM_MAX_PAYLOAD)
-        gasneti_fatalerror("GASNET_PUT_MEDIUM_MAX=%zu exceeds the largest Medium payload (%zu)",
-                           put_medium_max, GASNETI_AM_MAX_PAYLOAD);
+    put_medium_max = (size_t)gasneti_getenv_size("GASNET_PUT_MEDIUM_MAX", 512, 0,
+                                                 (int64_t)GASNETI_AM_MAX_PAYLOAD);
     get_long_reply = gasneti_getenv_yesno("GASNET_GET_LONG_REPLY", 1);
     gasnete_pack_init(put_medium_max);
 }

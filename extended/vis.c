@@ -1274,7 +1274,7 @@ static gex_Event_t strided(const char *call, int form, int is_put, gex_TM_t tm, 
 
 void gasnete_vis_init(void)
 {
-    pack_max = (size_t)gasneti_getenv_size("GASNET_VIS_PACK_MAX", 16384);
+    pack_max = (size_t)gasneti_getenv_size("GASNET_VIS_PACK_MAX", 16384, 0, (int64_t)1 << 30);
     gasneti_progress_register(pc_progress);
 }
 

@@ -10,7 +10,8 @@
  *               on only after that (so the kill lands mid-work).
  *         stop: the same with SIGSTOP, and SIGCONT SECONDS later; the job
  *               must then complete normally.
- * Every node first prints "fault_load: node N pid P", so that a driver
+ * Every process first prints "fault_load: pid P", before gasnet_init (a
+ * fault may strike during start-up), so that a driver
  * (tests/fault_test.sh) can look for this job's files afterwards. The
  * helper thread makes no GASNet call (SEQ builds allow it). */
 #include "test.h"
@@ -163,14 +164,13 @@ int main(int argc, char **argv)
     /* a flood target holds count / (nodes - 1) + 1 words from each other
      * node: at most 2 * count + 64 words up to 64 nodes; then the pids */
     uintptr_t pid_table = 8 * (2 * (uintptr_t)count + 64);
+    printf("fault_load: pid %ld\n", (long)getpid());
+    fflush(stdout);
     gasnet_seginfo_t *seg = test_start(&argc, &argv, table, 3, pid_table + 4096);
     me = gasnet_mynode();
     nodes = gasnet_nodes();
     CHECK(nodes >= 2 && nodes <= 64 && count > 0 && (!strcmp(work, "storm") || !strcmp(work, "flood")),
           "usage: fault_load storm|flood COUNT [kill|stop VICTIM [SECONDS]] on 2..64 nodes");
-    printf("fault_load: node %u pid %ld\n", me, (long)getpid());
-    fflush(stdout);
-
     /* every node's pid, for node 0's injector */
     pid_t *pids = (pid_t *)((char *)seg[0].addr + pid_table);
     gasnet_put_val(0, &pids[me], (gasnet_register_value_t)getpid(), sizeof(pid_t));

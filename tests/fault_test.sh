@@ -1,9 +1,10 @@
 #!/bin/bash
 # A job with a fault (tests/fault_load.c) and what it leaves behind.
-# usage: tests/fault_test.sh BUILD_DIR EXPECT [VAR=VALUE...] -- PROG [ARGS]
+# usage: tests/fault_test.sh BUILD_DIR EXPECT [VAR=VALUE...] [-g REGEX...] -- PROG [ARGS]
 # Runs PROG on 4 nodes through the launcher with the variables set, and
-# passes when the job's status is EXPECT (a number, or "nonzero"), every
-# node printed "fault_load: node N pid P", no process of the job outlives
+# passes when the job's status is EXPECT (a number, or "nonzero"), its
+# output matches every -g REGEX (extended), every process printed
+# "fault_load: pid P" (before gasnet_init), no process of the job outlives
 # it and /dev/shm holds no file of the job: the shm backend's
 # /gasnet-<uid>-<pid>-* and libfabric's shm provider's /<pid>:*, for the
 # job's pids only (other jobs' files are none of its business). How long it
@@ -12,8 +13,10 @@ set -u
 cd "$(dirname "$0")/.."
 build=$1 expect=$2
 shift 2
-envs=()
-while [ $# -gt 0 ] && [ "$1" != -- ]; do envs+=("$1"); shift; done
+envs=() patterns=()
+while [ $# -gt 0 ] && [ "$1" != -- ]; do
+    if [ "$1" = -g ]; then patterns+=("$2"); shift 2; else envs+=("$1"); shift; fi
+done
 shift
 prog=$(realpath -- "$1")
 shift
@@ -28,8 +31,11 @@ if [ "$expect" = nonzero ]; then
 else
     [ $rc -eq "$expect" ] || fail "the job exited with status $rc, expected $expect"
 fi
-pids=$(sed -n 's/^fault_load: node [0-9]* pid \([0-9]*\)$/\1/p' "$log")
-[ "$(echo "$pids" | grep -c .)" -eq 4 ] || fail "not every node printed its pid"
+for p in "${patterns[@]}"; do
+    grep -Eq -- "$p" "$log" || fail "the output does not match '$p'"
+done
+pids=$(sed -n 's/^fault_load: pid \([0-9]*\)$/\1/p' "$log")
+[ "$(echo "$pids" | grep -c .)" -eq 4 ] || fail "not every process printed its pid"
 for i in $(seq 20); do pgrep -f -- "$prog" > /dev/null || break; sleep 0.1; done
 if pgrep -f -- "$prog" > /dev/null; then
     pkill -9 -f -- "$prog"

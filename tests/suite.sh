@@ -215,8 +215,34 @@ t fault_stop_storm_tcp 4 "${STOPPED[@]}" -e GASNET_SUPERNODE_MAXSIZE=1 -e UCX_TL
 # growth of peak memory within ammpi's documented bound (internal.h);
 # optimised flavour only, where the sizes are the real ones.
 [ "$FLAVOR" = opt ] && t ammpi_memory 4 -g 'ammpi_memory: ok' -- $B/tests/ammpi_memory 1000000
+# A node killed mid-storm under a launcher that leaves the others running
+# (tests/keep_running.sh stands in for the node, so hydra sees no death):
+# the nodes of its host name it (core-mpi/watch.c) and end the job; over
+# the shm AM rings and over MPI.
+KEEP="GASNET_MPIRUN_CMD=mpirun -np %N $PWD/tests/keep_running.sh %C"
+LOST=(-g 'node 3 \(pid [0-9]+\) on this host was lost' -g 'ending the job, as node 3 was lost')
+s fault_lost_storm -T 60 -- tests/fault_test.sh $B nonzero "$KEEP" "${LOST[@]}" -- $F storm $((20000 / SCALE)) kill 3
+s fault_lost_storm_mpi -T 60 -- tests/fault_test.sh $B nonzero "$KEEP" GASNET_SHM_AM=no "${LOST[@]}" \
+    -- $F storm $((20000 / SCALE)) kill 3
 
 fi # not debug
+
+# --- every numeric setting under garbage, empty, negative, out-of-range and
+# overflowing values: a fatal message naming the variable and the value,
+# or the default for empty, and nothing left in /dev/shm
+# (tests/settings_test.sh, tests/settings_probe.c)
+[ "$FLAVOR" = opt ] && s settings -T 900 -- tests/settings_test.sh $B
+
+# --- a node killed during start-up, its shared-memory objects made and its
+# neighbours not yet mapped them (GASNET_DEBUG_KILL_AT, debug builds): the
+# job fails and nothing of it is left in /dev/shm; in the shm backend's
+# attach and in the AM rings' set-up
+if [ "$FLAVOR" = debug ]; then
+    for at in shm:2 shmam:1; do
+        s fault_kill_startup_${at%%:*} -T 60 -- tests/fault_test.sh $B nonzero GASNET_DEBUG_KILL_AT=$at \
+            -g "GASNET_DEBUG_KILL_AT=$at: killing itself" -- $B/tests/seq/fault_load storm 100
+    done
+fi
 
 # --- extended API and barriers, once per RMA path: the AM reference path
 # (GASNET_RMA=am), the default (auto: shm between the nodes of this host)
@@ -609,7 +635,7 @@ t ex_am_immediate 2 -g 'ex_am immediate: ok' -- $B/tests/seq/ex_am immediate
 t ex_am_replies 2 -e GASNET_SHM_AM_RING=256K -g 'ex_am replies: ok' -- $B/tests/seq/ex_am replies
 t ex_am_replies_mpi 2 -e GASNET_SHM_AM=no -g 'ex_am replies: ok' -- $B/tests/seq/ex_am replies
 t shm_am_ring_not_pow2 2 -e GASNET_SHM_AM_RING=384K -x nonzero \
-  -g 'GASNET_SHM_AM_RING=393216: use a power of two, at least 256K' -- $B/tests/seq/ex_am
+  -g "environment variable GASNET_SHM_AM_RING='384K' is not a power of two" -- $B/tests/seq/ex_am
 t ex_rma 2 -g 'ex_rma: ok' -- $B/tests/seq/ex_rma 65001
 t ex_rma_am_par 3 "${AM[@]}" -g 'ex_rma: ok' -- $B/tests/par/ex_rma 4097
 t ex_events 2 -g 'ex_events: ok' -- $B/tests/seq/ex_events

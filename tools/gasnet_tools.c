@@ -359,15 +359,21 @@ int gasnett_maximize_rlimits(void)
 
 /* ---- numbers ---------------------------------------------------------- */
 
-/* gasnett_parse_int; `what` names the source in error messages (an
- * environment variable) or is NULL. */
-static int64_t parse_int(const char *what, const char *str, uint64_t mem_size_multiplier)
+/* The one number parser: gasnett_parse_int (lenient, as the tools spec
+ * has it: the rest after the number and its unit is ignored) and the
+ * library's settings (strict: gasneti_parse_setting). Returns NULL and
+ * sets *out, or says what is wrong. Strict: a count takes no fraction and
+ * no unit; a size takes an optional unit letter, optionally followed by B
+ * (16K, 16KB); nothing but spaces may follow. */
+static const char *parse_number(const char *str, uint64_t mem_size_multiplier, int strict,
+                                int64_t *out)
 {
     const char *p = str;
-    int neg = 0, hex = 0, digits = 0;
+    int neg = 0, hex = 0, digits = 0, fraction = 0;
     uint64_t whole = 0, fnum = 0, fden = 1, unit = 1, frac, total;
 
-    if (!str || !*str) return 0;
+    *out = 0;
+    if (!str || !*str) return NULL;
     while (isspace((unsigned char)*p)) p++;
     if (*p == '-' || *p == '+') neg = (*p++ == '-');
     while (isspace((unsigned char)*p)) p++;
@@ -380,14 +386,13 @@ static int64_t parse_int(const char *what, const char *str, uint64_t mem_size_mu
         if (isdigit((unsigned char)*p)) d = (unsigned)(*p - '0');
         else if (hex && isxdigit((unsigned char)*p)) d = (unsigned)(tolower((unsigned char)*p) - 'a' + 10);
         else break;
-        if (whole > (UINT64_MAX - d) / base) goto out_of_range;
+        if (whole > (UINT64_MAX - d) / base) return "is out of range for a 64-bit integer";
         whole = whole * base + d;
         digits++;
     }
     if (*p == '.') {
-        if (hex)
-            gasnett_fatalerror("%s%s'%s' is not an integer: a hexadecimal number cannot have a fraction",
-                               what ? what : "gasnett_parse_int: ", what ? "=" : "", str);
+        if (hex) return "is not an integer: a hexadecimal number cannot have a fraction";
+        fraction = 1;
         /* Nine digits keep the scaling below exact in 64 bits. */
         for (p++; isdigit((unsigned char)*p); p++, digits++) {
             if (fden < 1000000000u) {
@@ -396,9 +401,8 @@ static int64_t parse_int(const char *what, const char *str, uint64_t mem_size_mu
             }
         }
     }
-    if (!digits)
-        gasnett_fatalerror("%s%s'%s' is not an integer", what ? what : "gasnett_parse_int: ",
-                           what ? "=" : "", str);
+    if (!digits) return "is not an integer";
+    if (strict && fraction && !mem_size_multiplier) return "is not an integer: a count has no fraction";
     while (isspace((unsigned char)*p)) p++;
     if (mem_size_multiplier) {
         switch (toupper((unsigned char)*p)) {
@@ -409,25 +413,49 @@ static int64_t parse_int(const char *what, const char *str, uint64_t mem_size_mu
         case 'B': unit = 1; break;
         default: unit = mem_size_multiplier; break;
         }
+        if (strict && toupper((unsigned char)*p) != 'B' && unit != mem_size_multiplier) p++;
+        if (strict && toupper((unsigned char)*p) == 'B') p++;
+    }
+    if (strict) {
+        while (isspace((unsigned char)*p)) p++;
+        if (*p)
+            return mem_size_multiplier ? "is not a size: use a number with an optional unit "
+                                         "(K, M, G or T, optionally followed by B)"
+                                       : "is not an integer";
     }
     /* value * unit, the fraction's share truncated:
      * fnum * unit / fden = fnum * (unit / fden) + fnum * (unit % fden) / fden */
-    if (unit / fden && fnum > (uint64_t)INT64_MAX / (unit / fden)) goto out_of_range;
+    if (unit / fden && fnum > (uint64_t)INT64_MAX / (unit / fden))
+        return "is out of range for a 64-bit integer";
     frac = fnum * (unit / fden) + fnum * (unit % fden) / fden;
-    if (whole > (uint64_t)INT64_MAX / unit) goto out_of_range;
+    if (whole > (uint64_t)INT64_MAX / unit) return "is out of range for a 64-bit integer";
     total = whole * unit;
-    if (frac > (uint64_t)INT64_MAX - total) goto out_of_range;
+    if (frac > (uint64_t)INT64_MAX - total) return "is out of range for a 64-bit integer";
     total += frac;
-    return neg ? -(int64_t)total : (int64_t)total;
+    *out = neg ? -(int64_t)total : (int64_t)total;
+    return NULL;
+}
 
-out_of_range:
-    gasnett_fatalerror("%s%s'%s' is out of range for a 64-bit integer",
-                       what ? what : "gasnett_parse_int: ", what ? "=" : "", str);
+/* `what` names the source in error messages (an environment variable) or
+ * is NULL. */
+static int64_t parse_int(const char *what, const char *str, uint64_t mem_size_multiplier)
+{
+    int64_t r;
+    const char *why = parse_number(str, mem_size_multiplier, 0, &r);
+    if (why)
+        gasnett_fatalerror("%s%s'%s' %s", what ? what : "gasnett_parse_int: ", what ? "=" : "",
+                           str, why);
+    return r;
 }
 
 int64_t gasnett_parse_int(const char *str, uint64_t mem_size_multiplier)
 {
     return parse_int(NULL, str, mem_size_multiplier);
+}
+
+const char *gasneti_parse_setting(const char *value, int is_size, int64_t *out)
+{
+    return parse_number(value, is_size ? 1 : 0, 1, out);
 }
 
 char *gasnett_format_number(int64_t val, char *buf, size_t bufsz, int is_mem_size)

@@ -28,6 +28,12 @@ extern int (*gasneti_tools_verboseenv_hook)(void);
  * set, or when the hook says -1) are printed with the first report after. */
 extern void gasneti_envdisplay(const char *key, const char *value, int is_default);
 
+/* The library's settings: value parsed strictly, as a count or (is_size)
+ * a byte size with an optional unit (K, M, G, T, optionally followed by
+ * B); nothing else may follow. Returns NULL and sets *out, or what is
+ * wrong ("is not an integer"...). */
+extern const char *gasneti_parse_setting(const char *value, int is_size, int64_t *out);
+
 /* Set to 1 while a process is frozen for a debugger (GASNET_FREEZE_ON_ERROR);
  * the debugger sets it to 0 to let the process go on. */
 extern volatile int gasneti_frozen;
