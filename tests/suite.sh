@@ -123,6 +123,10 @@ t gasnet_tools_client_preinit_env 2 -e GASNET_VERBOSEENV=1 -e GASNET_TB_JOBWIDE=
 # --- install layout: both builds installed, clients built outside the tree
 # through the fragments and pkg-config in every mode, link-name checks.
 if [ "$FLAVOR" = debug ]; then s install_test -- tests/install_test.sh; fi
+# --- the public surface: every name of a real GASNet-EX install (2020.10)
+# and of the releases to 2025.8, in C and C++, SEQ and PAR, compiled and
+# linked against the optimised install (tests/surface/)
+if [ "$FLAVOR" = debug ]; then s surface_test -- tests/surface_test.sh; fi
 
 # The debug flavour skips the interoperability and exit tests (the
 # optimised and ASan flavours run them): its checks do not touch them.

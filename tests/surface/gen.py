@@ -15,21 +15,28 @@ An entry of a later list replaces the entry of the same name of an earlier
 one (2025.8 wins over 2020.10).
 
 What each entry becomes:
-  macro            #ifndef NAME / #error; the expansion is stringified (it
-                   must expand without error)
+  macro            the expansion is stringified (it must expand without
+                   error); not a macro: its address is taken
   = VALUE          #ifndef / #error and a static assertion NAME == VALUE
                    (a value with a cast to a handle type is a pointer: the
                    program compares it at run time)
-  NAME(params)     #ifndef / #error; called if it takes no argument, or
-                   with the list's call statement
-  [function], ->   the name's address assigned to a pointer of the listed
-                   prototype's type (signature checked; the link needs it)
+  NAME(params)     not a macro: its address is taken; called if it takes
+                   no argument, or with the list's call statement
+  [function], ->   the name's address assigned to a file-scope pointer of
+                   the listed prototype's type (signature checked; its
+                   initializer needs the symbol, so the link fails without)
   -> use:          the statement
   [typedef]        sizeof(NAME *)
   [enumerator]     its value stored in an array
 
+A name the reference makes a macro may be a function or a variable here
+(a caller writes the same): where it is no macro, its address is taken, so
+it must be declared (and, for a function, link). Types and constants named
+by macros in the reference must be macros here too.
+
 Facts of the reference's build configuration become those of the build
-under test: GASNET_SEQ = 1 is checked as GASNET_PAR = 1 in PAR,
+under test: GASNET_SEQ = 1 is checked as GASNET_PAR = 1 in PAR (and
+GASNETT_THREAD_SINGLE as GASNETT_THREAD_SAFE),
 GASNET_NDEBUG as GASNET_DEBUG on a debug install, the C compiler's
 PLATFORM_COMPILER_GNU_C and PLATFORM_COMPILER_C_LANGLVL as their _CXX
 forms in C++; gex_Client_Init_GASNET_<config> (the reference's link name of
@@ -150,6 +157,7 @@ def main():
     rename = {}
     if a.mode == 'par':
         rename['GASNET_SEQ'] = 'GASNET_PAR'
+        rename['GASNETT_THREAD_SINGLE'] = 'GASNETT_THREAD_SAFE'
     if a.flavor == 'debug':
         rename['GASNET_NDEBUG'] = 'GASNET_DEBUG'
     if a.lang == 'c++':
@@ -169,7 +177,7 @@ def main():
            '#include <stdio.h>', '#include <stdint.h>',
            '#define SURF_STR(...) #__VA_ARGS__', '#define SURF_XSTR(...) SURF_STR(__VA_ARGS__)',
            'const char *surf_expansions[] = {']
-    decls, asserts, body, runtime = [], [], [], []
+    decls, asserts, globs, body, runtime = [], [], [], [], []
     checked = 0
     for i, name in enumerate(sorted(entries, key=str.lower)):
         if name in pending:
@@ -181,11 +189,13 @@ def main():
         miss = '#ifndef %s\n#error "surface: %s is not defined (%s)"\n#endif' % (name, name, e['where'])
         # a name the reference makes a macro may be a function or variable here
         # (what a caller writes works the same): then its address is taken
-        ifn = '#ifndef %s\n    { (void)&%s; }\n#else' % (name, name)
+        # (file-scope pointers: their initializers need the symbol at link
+        # time, whatever the optimizer does with code)
+        ifn = '#ifndef %s\n__typeof__(&%s) surf_addr_%d = &%s;\n#endif' % (name, name, i, name)
         form = e['form']
         if form == 'macro':
             decls.append('%s\n#ifdef %s\n    SURF_XSTR(%s),\n#endif' % (tag, name, name))
-            body.append('%s\n%s\n    { }\n#endif' % (tag, ifn))
+            globs.append('%s\n%s' % (tag, ifn))
         elif form == 'value':
             v = e['value']
             if re.search(r'\(\s*gex_[A-Za-z]+_t\s*\*?\s*\)', v):
@@ -202,7 +212,8 @@ def main():
                 call = name + '()'
             else:
                 call = ''
-            body.append('%s\n%s\n#endif\n    { %s; }' % (tag, ifn, call))
+            globs.append('%s\n%s' % (tag, ifn))
+            body.append('%s\n    { %s; }' % (tag, call))
         elif form == 'use':
             body.append('%s\n    { %s; }' % (tag, e['call']))
         elif form == 'typedef':
@@ -213,10 +224,11 @@ def main():
             decl = pointer_decl(e['proto'], e['fname'] or name, 'surf_fn_%d' % i) if e['fname'] else None
             if decl is None:
                 sys.exit('%s: %s: cannot make a pointer type of its prototype: %s' % (e['where'], name, e['proto']))
-            body.append('%s\n    { %s = %s; n += (surf_fn_%d != 0); }' % (tag, decl, name, i))
+            globs.append('%s\n%s = %s;' % (tag, decl, name))
     out += decls
     out.append('    0 };')
     out += asserts
+    out += globs
     out.append('size_t surf_uses(void);\nsize_t surf_uses(void)\n{\n    size_t n = 0;')
     out += body
     out.append('    return n;\n}')
