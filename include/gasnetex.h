@@ -1,5 +1,5 @@
-/* gasnetex.h: the GASNet-EX client API (spec v0.10 with seed 003's
- * endpoints and segments) for the MPI conduit.
+/* gasnetex.h: the GASNet-EX client API (spec v0.19, release 2025.8.0,
+ * with seed 003's endpoints and segments) for the MPI conduit.
  *
  * The client defines exactly one of GASNET_SEQ, GASNET_PARSYNC, GASNET_PAR
  * before including this header (the makefile fragments do it). It declares
@@ -57,7 +57,7 @@ extern "C" {
 
 /* ---- versions and identification (§1.3) */
 #define GEX_SPEC_VERSION_MAJOR 0
-#define GEX_SPEC_VERSION_MINOR 10
+#define GEX_SPEC_VERSION_MINOR 19
 #define GASNET_CONDUIT_MPI 1
 #define GASNET_CONDUIT_NAME MPI
 #define GASNET_CONDUIT_NAME_STR "MPI"
@@ -92,7 +92,7 @@ extern "C" {
 #define GASNET_CONFIG_STRING                                                            \
     "RELEASE=" GASNETI_STRINGIFY(GASNET_RELEASE_VERSION_MAJOR) "."                      \
     GASNETI_STRINGIFY(GASNET_RELEASE_VERSION_MINOR) "."                                 \
-    GASNETI_STRINGIFY(GASNET_RELEASE_VERSION_PATCH) ",SPEC=0.10,CONDUIT=MPI(AMMPI-2.0/" \
+    GASNETI_STRINGIFY(GASNET_RELEASE_VERSION_PATCH) ",SPEC=0.19,CONDUIT=MPI(AMMPI-2.0/" \
     "REFERENCE-2.0),THREADMODEL=" GASNETI_THREADMODEL_STR ",SEGMENT=FAST,PTR="          \
     GASNETI_PTR_STR ",noalign,pshm," GASNETI_DEBUG_STR ",CACHE_LINE_BYTES="             \
     GASNETI_STRINGIFY(GASNETI_CACHE_LINE_BYTES)

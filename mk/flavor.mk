@@ -209,7 +209,7 @@ $(foreach m,seq par,$(eval $(call fakeverbs_rules,$(m))))
 # the PAR model.
 TOOLS_PAR_DEF := -DGASNETT_THREAD_SAFE=1 -D_REENTRANT
 CXXFLAGS := $(filter-out -std=gnu11,$(CFLAGS)) -std=gnu++11
-TOOLS_HDRS := tools/gasnet_tools.h tools/gasnet_tools_internal.h include/gasnet_fwd.h $(CONFIG_H)
+TOOLS_HDRS := tools/gasnet_tools.h include/gasnet_portable_platform.h tools/gasnet_tools_internal.h include/gasnet_fwd.h $(CONFIG_H)
 $(B)/tests/tools/%-seq: tests/%.c $(B)/lib/libgasnet_tools-seq.a $(TOOLS_HDRS)
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"

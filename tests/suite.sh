@@ -150,6 +150,10 @@ t gasnet_tools_client_preinit_env 2 -e GASNET_VERBOSEENV=1 -e GASNET_TB_JOBWIDE=
 # through the fragments and pkg-config in every mode, link-name checks.
 if [ "$FLAVOR" = debug ]; then s install_test -- tests/install_test.sh; fi
 if [ "$FLAVOR" = debug ] && [ -d build/opt/lib ]; then s install_so_test -- tests/install_so_test.sh; fi
+# --- the public surface: every name of a real GASNet-EX install (2020.10)
+# and of the releases to 2025.8, in C and C++, SEQ and PAR, compiled and
+# linked against the optimised install (tests/surface/)
+if [ "$FLAVOR" = debug ]; then s surface_test -- tests/surface_test.sh; fi
 
 # The debug flavour skips the interoperability and exit tests (the
 # optimised and ASan flavours run them): its checks do not touch them.

@@ -36,6 +36,17 @@
 #if !HAVE_PTHREAD_H
 #error "HAVE_PTHREAD_H must be provided"
 #endif
+#if defined(GASNETT_THREAD_SAFE)
+#define GASNETT_THREAD_SAFE_STR "PAR"
+#if defined(GASNETT_THREAD_SINGLE)
+#error "GASNETT_THREAD_SINGLE is for SEQ"
+#endif
+#else
+#define GASNETT_THREAD_SAFE_STR "SEQ"
+#if GASNETT_THREAD_SINGLE != 1
+#error "GASNETT_THREAD_SINGLE must be 1 in SEQ"
+#endif
+#endif
 #if PLATFORM_ARCH_64 + PLATFORM_ARCH_32 != 1
 #error "exactly one of PLATFORM_ARCH_64 and PLATFORM_ARCH_32"
 #endif
@@ -45,8 +56,8 @@
 #if !PLATFORM_COMPILER_VERSION_GE(3, 0, 0)
 #error "PLATFORM_COMPILER_VERSION_GE"
 #endif
-#if GASNETT_SPEC_VERSION_MAJOR != 1 || GASNETT_SPEC_VERSION_MINOR != 9
-#error "spec version 1.9"
+#if GASNETT_SPEC_VERSION_MAJOR != 1 || GASNETT_SPEC_VERSION_MINOR != 20
+#error "tools spec version 1.20"
 #endif
 #if defined(GASNETT_USING_GENERIC_ATOMICOPS) || defined(GASNETT_USING_GETTIMEOFDAY)
 #error "atomics are not emulated and timers do not use gettimeofday here"
@@ -724,11 +735,13 @@ static void check_utilities(void)
         cpu_set_t before, after;
         CHECK(sched_getaffinity(0, sizeof before, &before) == 0);
         if (CPU_ISSET(0, &before)) {
-            gasnett_set_affinity(gasnett_cpu_count());
+            CHECK(gasnett_set_affinity(gasnett_cpu_count()) == 0);
             CHECK(sched_getaffinity(0, sizeof after, &after) == 0);
             CHECK(CPU_COUNT(&after) == 1 && CPU_ISSET(0, &after));
             CHECK(sched_setaffinity(0, sizeof before, &before) == 0);
         }
+        CHECK(gasnett_set_affinity(-1) == -1); /* no CPU: the mask stays */
+        CHECK(sched_getaffinity(0, sizeof after, &after) == 0 && CPU_EQUAL(&before, &after));
     }
 
 #if defined(HAVE_MMAP)
@@ -887,13 +900,15 @@ static void check_format_ex(void)
 /* gex_Memvec_t's layout (gasnetex.h is not included here). */
 typedef struct { void *gex_addr; size_t gex_len; } tb_Memvec_t;
 
-/* A VIS formatter's output into a buffer of exactly its _bufsz size. */
+/* A formatter writes into a buffer of exactly its _bufsz size: it is
+ * allocated so, and the text must fit. `call` uses buf. */
 #define CHECK_VIS(bufsz, call, want)                                         \
     do {                                                                     \
-        char *buf = (char *)malloc(bufsz);                                   \
+        size_t sz_ = (bufsz);                                                \
+        char *buf = (char *)malloc(sz_);                                     \
         CHECK(buf != NULL);                                                  \
-        CHECK(call == buf);                                                  \
-        CHECK(strlen(buf) < (bufsz));                                        \
+        call;                                                                \
+        CHECK(strlen(buf) < sz_);                                            \
         if (want) CHECK_STR(buf, (const char *)want);                        \
         free(buf);                                                           \
     } while (0)
@@ -903,35 +918,141 @@ static void check_format_vis(void)
     void *addrs[3] = {(void *)0x1000, (void *)0x2000, NULL};
     void *far[3] = {(void *)UINTPTR_MAX, (void *)UINTPTR_MAX, (void *)UINTPTR_MAX};
     tb_Memvec_t mv[2] = {{(void *)0x1000, 16}, {(void *)0x2000, 0}};
+    tb_Memvec_t mv3[3] = {{(void *)0x3000, 8}, {(void *)0x500, 0}, {(void *)0x1000, 64}};
     tb_Memvec_t mvfar[3] = {{(void *)UINTPTR_MAX, SIZE_MAX}, {(void *)UINTPTR_MAX, SIZE_MAX},
                             {(void *)UINTPTR_MAX, SIZE_MAX}};
     ptrdiff_t ds[2] = {8, 64}, ss[2] = {16, -128}, extreme[3] = {PTRDIFF_MIN, PTRDIFF_MIN, PTRDIFF_MIN};
-    size_t count[2] = {4, 2}, bigcount[3] = {SIZE_MAX, SIZE_MAX, SIZE_MAX};
+    size_t count[3] = {8, 4, 2}, bigcount[4] = {SIZE_MAX, SIZE_MAX, SIZE_MAX, SIZE_MAX}, bytes = 0, n = 0;
+    struct gasneti_tm_s *tm = (struct gasneti_tm_s *)0x5;
+    gasneti_addrlist_stats_t ast;
+    gasneti_memveclist_stats_t mst;
 
-    CHECK_VIS(gasnett_format_addrlist_bufsz(2), gasnett_format_addrlist(buf, 2, addrs, 8),
+    CHECK_VIS(gasnett_format_strides_bufsz(2), gasnett_format_strides(buf, 2, ss), "[16,-128]");
+    CHECK_VIS(gasnett_format_strides_bufsz(0), gasnett_format_strides(buf, 0, ss), "[]");
+    CHECK_VIS(gasnett_format_strides_bufsz(3), gasnett_format_strides(buf, 3, extreme),
+              "[-9223372036854775808,-9223372036854775808,-9223372036854775808]");
+
+    CHECK_VIS(gasnett_format_addrlist_bufsz(2), ast = gasnett_format_addrlist(buf, 2, addrs, 8),
               "2 entries, len=8: [0x1000, 0x2000]");
-    CHECK_VIS(gasnett_format_addrlist_bufsz(3), gasnett_format_addrlist(buf, 3, addrs, 0),
+    CHECK(ast._minaddr == 0x1000 && ast._maxaddr == 0x2007);
+    CHECK_VIS(gasnett_format_addrlist_bufsz(3), ast = gasnett_format_addrlist(buf, 3, addrs, 0),
               "3 entries, len=0: [0x1000, 0x2000, 0x0]");
+    CHECK(ast._minaddr == UINTPTR_MAX && ast._maxaddr == 0); /* nothing is addressed */
     CHECK_VIS(gasnett_format_addrlist_bufsz(1), gasnett_format_addrlist(buf, 1, addrs + 1, 4),
               "1 entry, len=4: [0x2000]");
     CHECK_VIS(gasnett_format_addrlist_bufsz(0), gasnett_format_addrlist(buf, 0, addrs, 4), "0 entries, len=4: []");
     CHECK_VIS(gasnett_format_addrlist_bufsz(3), gasnett_format_addrlist(buf, 3, far, SIZE_MAX), NULL);
 
-    CHECK_VIS(gasnett_format_memveclist_bufsz(2), gasnett_format_memveclist(buf, 2, mv),
+    CHECK_VIS(gasnett_format_memveclist_bufsz(2), mst = gasnett_format_memveclist(buf, 2, mv),
               "2 entries: [{0x1000,16}, {0x2000,0}]");
+    CHECK(mst._totalsz == 16 && mst._minsz == 16 && mst._maxsz == 16); /* the empty entry does not count */
+    CHECK(mst._minaddr == 0x1000 && mst._maxaddr == 0x100f);
+    CHECK_VIS(gasnett_format_memveclist_bufsz(3), mst = gasnett_format_memveclist(buf, 3, mv3),
+              "3 entries: [{0x3000,8}, {0x500,0}, {0x1000,64}]");
+    CHECK(mst._totalsz == 72 && mst._minsz == 8 && mst._maxsz == 64);
+    CHECK(mst._minaddr == 0x1000 && mst._maxaddr == 0x3007);
     CHECK_VIS(gasnett_format_memveclist_bufsz(0), gasnett_format_memveclist(buf, 0, mv), "0 entries: []");
     CHECK_VIS(gasnett_format_memveclist_bufsz(3), gasnett_format_memveclist(buf, 3, mvfar), NULL);
 
-    CHECK_VIS(gasnett_format_putsgets_bufsz(2),
-              gasnett_format_putsgets(buf, (void *)0x1000, ds, (void *)0x2000, ss, 8, count, 2),
-              "dst=0x1000 dststrides=[8,64] src=0x2000 srcstrides=[16,-128] elemsz=8 count=[4,2]");
-    CHECK_VIS(gasnett_format_putsgets_bufsz(0),
-              gasnett_format_putsgets(buf, (void *)0x1000, ds, (void *)0x2000, ss, 8, count, 0),
-              "dst=0x1000 dststrides=[] src=0x2000 srcstrides=[] elemsz=8 count=[]");
-    CHECK_VIS(gasnett_format_putsgets_bufsz(3),
-              gasnett_format_putsgets(buf, (void *)UINTPTR_MAX, extreme, (void *)UINTPTR_MAX, extreme, SIZE_MAX,
-                                      bigcount, 3),
+    CHECK_VIS(gasnett_format_putvgetv_bufsz(1, 3), n = gasnett_format_putvgetv(buf, tm, 7, 1, mv, 3, mv3),
+              "tm=0x5 rank=7 dst=1 entry: [{0x1000,16}] src=3 entries: [{0x3000,8}, {0x500,0}, {0x1000,64}]");
+    CHECK(n == sizeof "tm=0x5 rank=7 dst=1 entry: [{0x1000,16}] src=3 entries: [{0x3000,8}, {0x500,0}, {0x1000,64}]");
+    CHECK_VIS(gasnett_format_putvgetv_bufsz(3, 3), gasnett_format_putvgetv(buf, tm, 0xffffffffu, 3, mvfar, 3, mvfar),
               NULL);
+
+    CHECK_VIS(gasnett_format_putigeti_bufsz(2, 1), n = gasnett_format_putigeti(buf, tm, 2, 2, addrs, 8, 1, addrs + 1, 16),
+              "tm=0x5 rank=2 dst=2 entries, len=8: [0x1000, 0x2000] src=1 entry, len=16: [0x2000]");
+    CHECK(n == sizeof "tm=0x5 rank=2 dst=2 entries, len=8: [0x1000, 0x2000] src=1 entry, len=16: [0x2000]");
+    CHECK_VIS(gasnett_format_putigeti_bufsz(3, 3),
+              gasnett_format_putigeti(buf, (struct gasneti_tm_s *)UINTPTR_MAX, 0xffffffffu, 3, far, SIZE_MAX, 3, far,
+                                      SIZE_MAX),
+              NULL);
+
+    CHECK_VIS(gasnett_format_putsgets_bufsz(2),
+              n = gasnett_format_putsgets(buf, &bytes, tm, 1, (void *)0x1000, ds, (void *)0x2000, ss, 8, count, 2),
+              "tm=0x5 rank=1 dst=0x1000 dststrides=[8,64] src=0x2000 srcstrides=[16,-128] elemsz=8 count=[8,4,2]");
+    CHECK(bytes == 8 * 8 * 4 * 2);
+    CHECK(n == sizeof "tm=0x5 rank=1 dst=0x1000 dststrides=[8,64] src=0x2000 srcstrides=[16,-128] elemsz=8 count=[8,4,2]");
+    CHECK_VIS(gasnett_format_putsgets_bufsz(0),
+              gasnett_format_putsgets(buf, NULL, tm, 1, (void *)0x1000, ds, (void *)0x2000, ss, 8, count, 0),
+              "tm=0x5 rank=1 dst=0x1000 dststrides=[] src=0x2000 srcstrides=[] elemsz=8 count=[8]");
+    CHECK_VIS(gasnett_format_putsgets_bufsz(3),
+              gasnett_format_putsgets(buf, NULL, (struct gasneti_tm_s *)UINTPTR_MAX, 0xffffffffu, (void *)UINTPTR_MAX,
+                                      extreme, (void *)UINTPTR_MAX, extreme, SIZE_MAX, bigcount, 3),
+              NULL);
+}
+
+/* Tools 1.17-1.20 and the other names GASNet-EX-era clients use. */
+static int unused_evaluated;
+static int bump(void) { return ++unused_evaluated; }
+static void check_tools_120(void)
+{
+    char buf[64];
+    unsigned char bytes[8];
+    const char *loc, *exe = gasnett_exe_name();
+    int x = 3, line;
+
+    /* the executable: this test's own file */
+    CHECK(exe != NULL && strstr(exe, "tools_basic") != NULL);
+    CHECK(access(exe, X_OK) == 0);
+    CHECK(gasnett_exe_name() == exe);
+
+    line = __LINE__, loc = gasnett_current_loc;
+    snprintf(buf, sizeof buf, "check_tools_120 at %s:%d", __FILE__, line);
+    CHECK_STR(loc, buf);
+
+    CHECK(gasnett_signame_fromval(SIGINT) != NULL && strcmp(gasnett_signame_fromval(SIGINT), "SIGINT") == 0);
+    CHECK(strcmp(gasnett_signame_fromval(SIGSEGV), "SIGSEGV") == 0);
+    CHECK(gasnett_signame_fromval(0) == NULL && gasnett_signame_fromval(-5) == NULL);
+
+    /* GASNETT_UNUSED_ARGS* evaluate their arguments, inside expressions */
+    unused_evaluated = 0;
+    x = (GASNETT_UNUSED_ARGS1(bump()), x + 1);
+    CHECK(x == 4 && unused_evaluated == 1);
+    (void)(GASNETT_UNUSED_ARGS8(bump(), bump(), bump(), bump(), bump(), bump(), bump(), bump()), 0);
+    CHECK(unused_evaluated == 9);
+    GASNETT_UNUSED_ARGS3(x, buf, loc);
+
+    gasnett_assume(x == 4);
+    CHECK(x == 4);
+    GASNETT_STATS_PRINTF("%d", x);
+    GASNETT_STATS_PRINTF_FORCE("%s", "no statistics here");
+    GASNETT_STATS_DUMP(0);
+    gasnett_close_streams();
+
+    /* register values: the low bytes of a uint64_t, in the memory's order */
+    memset(bytes, 0xee, sizeof bytes);
+    GASNETT_VALUE_ASSIGN(bytes, 0x1122334455667788ull, 2);
+    CHECK(GASNETT_VALUE_RETURN(bytes, 2) == 0x7788 && bytes[2] == 0xee);
+    GASNETT_VALUE_ASSIGN(bytes, 0x1122334455667788ull, 8);
+    CHECK(GASNETT_VALUE_RETURN(bytes, 8) == 0x1122334455667788ull);
+    CHECK(GASNETT_VALUE_RETURN(bytes, 4) == 0x55667788u && GASNETT_VALUE_RETURN(bytes, 1) == 0x88);
+
+    /* printf formats of size_t and ptrdiff_t */
+    snprintf(buf, sizeof buf, "%" PRIuSZ " %" PRIdSZ " %" PRIxSZ " %" PRIXSZ " %" PRIoSZ, (size_t)SIZE_MAX,
+             (ssize_t)-2, (size_t)255, (size_t)255, (size_t)8);
+    CHECK_STR(buf, "18446744073709551615 -2 ff FF 10");
+    snprintf(buf, sizeof buf, "%" PRIdPD " %" PRIiPD " %" PRIxPD, (ptrdiff_t)PTRDIFF_MIN, (ptrdiff_t)-1,
+             (ptrdiff_t)31);
+    CHECK_STR(buf, "-9223372036854775808 -1 1f");
+
+    /* compiler identification: this compiler's own version */
+    snprintf(buf, sizeof buf, "|COMPILER_VERSION:%s|", PLATFORM_COMPILER_VERSION_STR);
+    CHECK(strstr(PLATFORM_COMPILER_IDSTR, buf) != NULL);
+    CHECK(strcmp(GASNETT_PLATFORM_COMPILER_IDSTR, PLATFORM_COMPILER_IDSTR) == 0);
+#if defined(__clang__)
+    snprintf(buf, sizeof buf, "%d.%d.%d", __clang_major__, __clang_minor__, __clang_patchlevel__);
+    CHECK(strncmp(PLATFORM_COMPILER_IDSTR, "|COMPILER_FAMILY:CLANG|", 23) == 0);
+#else
+    snprintf(buf, sizeof buf, "%d.%d.%d", __GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__);
+    CHECK(strncmp(PLATFORM_COMPILER_IDSTR, "|COMPILER_FAMILY:GNU|", 21) == 0);
+    CHECK(PLATFORM_COMPILER_FAMILYID == 1 && PLATFORM_COMPILER_GNU_C == 1);
+#endif
+    CHECK_STR(PLATFORM_COMPILER_VERSION_STR, buf);
+    CHECK(PLATFORM_COMPILER_C_LANGLVL == __STDC_VERSION__);
+    CHECK(strcmp(PLATFORM_STRINGIFY(PLATFORM_OS_FAMILYNAME), "LINUX") == 0 &&
+          strcmp(PLATFORM_STRINGIFY(PLATFORM_ARCH_FAMILYNAME), "X86_64") == 0);
+    CHECK(strcmp(PLATFORM_STRINGIFY(GASNETT_THREAD_MODEL), GASNETT_THREAD_SAFE_STR) == 0);
 }
 
 /* The allocator the build chose: checked in debug builds, libc otherwise. */
@@ -1135,6 +1256,7 @@ int main(int argc, char **argv)
         check_rlimits();
         check_format_ex();
         check_format_vis();
+        check_tools_120();
         check_debug_malloc();
         check_diagnostics();
     } else {

@@ -56,13 +56,20 @@ static void check_ex_names()
 
     const cxx_memvec mv[1] = {{reinterpret_cast<void *>(0x40), 3}};
     CHECK(gasnett_format_memveclist_bufsz(1) <= sizeof buf);
-    CHECK(strcmp(gasnett_format_memveclist(buf, 1, mv), "1 entry: [{0x40,3}]") == 0);
+    gasneti_memveclist_stats_t ms = gasnett_format_memveclist(buf, 1, mv);
+    CHECK(strcmp(buf, "1 entry: [{0x40,3}]") == 0 && ms._totalsz == 3);
     void *addrs[] = {reinterpret_cast<void *>(0x80), NULL};
-    CHECK(strcmp(gasnett_format_addrlist(buf, 2, addrs, 16), "2 entries, len=16: [0x80, 0x0]") == 0);
+    gasneti_addrlist_stats_t as = gasnett_format_addrlist(buf, 2, addrs, 16);
+    CHECK(strcmp(buf, "2 entries, len=16: [0x80, 0x0]") == 0 && as._minaddr == 0 && as._maxaddr == 0x8f);
     const ptrdiff_t strides[] = {-4};
-    const size_t count[] = {3};
-    CHECK(strcmp(gasnett_format_putsgets(buf, addrs[0], strides, addrs[1], strides, 4, count, 1),
-                 "dst=0x80 dststrides=[-4] src=0x0 srcstrides=[-4] elemsz=4 count=[3]") == 0);
+    const size_t count[] = {3, 2};
+    CHECK(gasnett_format_putsgets(buf, NULL, NULL, 3, addrs[0], strides, addrs[1], strides, 4, count, 1) ==
+          sizeof "tm=0x0 rank=3 dst=0x80 dststrides=[-4] src=0x0 srcstrides=[-4] elemsz=4 count=[3,2]");
+    CHECK(strcmp(buf, "tm=0x0 rank=3 dst=0x80 dststrides=[-4] src=0x0 srcstrides=[-4] elemsz=4 count=[3,2]") == 0);
+    gasnett_format_strides(buf, 1, strides);
+    CHECK(strcmp(buf, "[-4]") == 0);
+    CHECK(strcmp(PLATFORM_STRINGIFY(PLATFORM_COMPILER_CXX_LANGLVL), PLATFORM_STRINGIFY(__cplusplus)) == 0);
+    CHECK(strstr(PLATFORM_COMPILER_IDSTR, "|STD:__STDC__,__cplusplus=") != NULL);
 
     gasnett_tick_t t0 = gasnett_ticks_now();
     CHECK(gasnett_nsleep(1000000) == 0);

@@ -94,7 +94,9 @@ int hc_main(int n) {
                              gasnett_format_ti(fb, 1u) + gasnett_format_memveclist_bufsz(1);
     (void)gasnett_format_memveclist(fb, 1, mv);
     (void)gasnett_format_addrlist(fb, gasnett_format_addrlist_bufsz(1) > sizeof fb ? 0 : 1, al, 4);
-    (void)gasnett_format_putsgets(fb, al[0], st, al[0], st, gasnett_format_putsgets_bufsz(1), ct, 1);
+    size_t ct2[2] = {1, 1};
+    (void)ct;
+    (void)gasnett_format_putsgets(fb, NULL, NULL, 0, al[0], st, al[0], st, gasnett_format_putsgets_bufsz(1), ct2, 1);
     dm = (char *)gasnett_debug_realloc(dm, 16);
     gasnett_debug_memcheck(dm);
     gasnett_debug_memcheck_one();

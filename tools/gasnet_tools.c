@@ -224,7 +224,7 @@ const char *gasnett_gethostname(void)
     return hostname_buf;
 }
 
-gasnett_sighandlerfn_t gasnett_reghandler(int sigtocatch, gasnett_sighandlerfn_t fn)
+gasneti_sighandlerfn_t gasnett_reghandler(int sigtocatch, gasneti_sighandlerfn_t fn)
 {
     gasnett_sighandlerfn_t old = signal(sigtocatch, fn);
     if (old == SIG_ERR)
@@ -233,15 +233,34 @@ gasnett_sighandlerfn_t gasnett_reghandler(int sigtocatch, gasnett_sighandlerfn_t
     return old;
 }
 
-/* Best effort: a CPU this process may not use leaves the mask as it was. */
-void gasnett_set_affinity(int rank)
+const char *gasnett_signame_fromval(int sigval)
+{
+#define SIG_NAME(s) {s, #s}
+    static const struct {
+        int val;
+        const char *name;
+    } sigs[] = {SIG_NAME(SIGHUP),  SIG_NAME(SIGINT),  SIG_NAME(SIGQUIT), SIG_NAME(SIGILL),  SIG_NAME(SIGTRAP),
+                SIG_NAME(SIGABRT), SIG_NAME(SIGBUS),  SIG_NAME(SIGFPE),  SIG_NAME(SIGKILL), SIG_NAME(SIGUSR1),
+                SIG_NAME(SIGSEGV), SIG_NAME(SIGUSR2), SIG_NAME(SIGPIPE), SIG_NAME(SIGALRM), SIG_NAME(SIGTERM),
+                SIG_NAME(SIGCHLD), SIG_NAME(SIGCONT), SIG_NAME(SIGSTOP), SIG_NAME(SIGTSTP), SIG_NAME(SIGTTIN),
+                SIG_NAME(SIGTTOU), SIG_NAME(SIGURG),  SIG_NAME(SIGXCPU), SIG_NAME(SIGXFSZ), SIG_NAME(SIGVTALRM),
+                SIG_NAME(SIGPROF), SIG_NAME(SIGWINCH), SIG_NAME(SIGIO), SIG_NAME(SIGSYS)};
+#undef SIG_NAME
+    size_t i;
+    for (i = 0; i < sizeof sigs / sizeof sigs[0]; i++)
+        if (sigs[i].val == sigval) return sigs[i].name;
+    return NULL;
+}
+
+/* A CPU this process may not use leaves the mask as it was (-1). */
+int gasnett_set_affinity(int rank)
 {
     int ncpus = gasnett_cpu_count();
     cpu_set_t one;
-    if (ncpus <= 0 || rank < 0) return;
+    if (ncpus <= 0 || rank < 0) return -1;
     CPU_ZERO(&one);
     CPU_SET(rank % ncpus, &one);
-    (void)sched_setaffinity(0, sizeof one, &one); /* 0: the calling thread */
+    return sched_setaffinity(0, sizeof one, &one) == 0 ? 0 : -1; /* 0: the calling thread */
 }
 
 uint64_t gasnett_checksum(const void *p, int numbytes)
@@ -309,6 +328,35 @@ void gasnett_flush_streams(void)
 {
     fflush(NULL);
 }
+
+void gasnett_close_streams(void)
+{
+    gasnett_flush_streams();
+}
+
+static char exe_name[4096];
+static void exe_name_fill(void)
+{
+    ssize_t n = readlink("/proc/self/exe", exe_name, sizeof exe_name - 1);
+    if (n > 0) exe_name[n] = '\0';
+    else snprintf(exe_name, sizeof exe_name, "%s", program_invocation_name);
+}
+const char *gasnett_exe_name(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, exe_name_fill);
+    return exe_name;
+}
+
+const char *gasneti_build_loc_str(const char *func, const char *file, int line)
+{
+    static __thread char loc[512];
+    snprintf(loc, sizeof loc, "%s at %s:%d", func && *func ? func : "(unknown function)", file, line);
+    return loc;
+}
+
+/* What every client's gasnett_linkconfig_idiotcheck refers to. */
+int GASNETI_LINKCONFIG_SYMBOL = 1;
 
 uint64_t gasnett_release_version(void)
 {
@@ -551,71 +599,152 @@ size_t gasnett_format_ti(char *buf, unsigned int ti)
  * digits, a ptrdiff_t 20 with its sign; each list entry adds ", ". */
 enum { PTR_CHARS = 18, SIZE_CHARS = 20, DIFF_CHARS = 20, SEP_CHARS = 2, HEAD_CHARS = 64 };
 
-size_t gasnett_format_addrlist_bufsz(size_t count)
-{
-    return HEAD_CHARS + count * (PTR_CHARS + SEP_CHARS) + 1;
-}
-
-char *gasnett_format_addrlist(char *buf, size_t count, void *const *list, size_t len)
-{
-    char *p = buf;
-    size_t i;
-    p += sprintf(p, "%zu entr%s, len=%zu: [", count, count == 1 ? "y" : "ies", len);
-    for (i = 0; i < count; i++) p += sprintf(p, "%s0x%" PRIxPTR, i ? ", " : "", (uintptr_t)list[i]);
-    strcpy(p, "]");
-    return buf;
-}
-
 /* gex_Memvec_t and gasnet_memvec_t have this layout. */
 struct memvec {
     void *addr;
     size_t len;
 };
 
+size_t gasnett_format_strides_bufsz(size_t count)
+{
+    return 2 + count * (DIFF_CHARS + 1) + 1;
+}
+
+static char *put_strides(char *p, size_t count, const ptrdiff_t *list)
+{
+    size_t i;
+    *p++ = '[';
+    for (i = 0; i < count; i++) p += sprintf(p, "%s%td", i ? "," : "", list[i]);
+    return p + sprintf(p, "]");
+}
+
+void gasnett_format_strides(char *buf, size_t count, const ptrdiff_t *list)
+{
+    put_strides(buf, count, list);
+}
+
+size_t gasnett_format_addrlist_bufsz(size_t count)
+{
+    return HEAD_CHARS + count * (PTR_CHARS + SEP_CHARS) + 1;
+}
+
+static char *put_addrlist(char *p, size_t count, void *const *list, size_t len, gasneti_addrlist_stats_t *st)
+{
+    size_t i;
+    st->_minaddr = UINTPTR_MAX;
+    st->_maxaddr = 0;
+    p += sprintf(p, "%zu entr%s, len=%zu: [", count, count == 1 ? "y" : "ies", len);
+    for (i = 0; i < count; i++) {
+        uintptr_t a = (uintptr_t)list[i];
+        p += sprintf(p, "%s0x%" PRIxPTR, i ? ", " : "", a);
+        if (len && a < st->_minaddr) st->_minaddr = a;
+        if (len && a + (len - 1) > st->_maxaddr) st->_maxaddr = a + (len - 1);
+    }
+    return p + sprintf(p, "]");
+}
+
+gasneti_addrlist_stats_t gasnett_format_addrlist(char *buf, size_t count, void *const *list, size_t len)
+{
+    gasneti_addrlist_stats_t st;
+    put_addrlist(buf, count, list, len, &st);
+    return st;
+}
+
 size_t gasnett_format_memveclist_bufsz(size_t count)
 {
     return HEAD_CHARS + count * (PTR_CHARS + SIZE_CHARS + 3 + SEP_CHARS) + 1;
 }
 
-char *gasnett_format_memveclist(char *buf, size_t count, const void *list)
+static char *put_memveclist(char *p, size_t count, const void *list, gasneti_memveclist_stats_t *st)
 {
     const struct memvec *mv = (const struct memvec *)list;
-    char *p = buf;
     size_t i;
+    st->_minsz = SIZE_MAX;
+    st->_maxsz = st->_totalsz = 0;
+    st->_minaddr = UINTPTR_MAX;
+    st->_maxaddr = 0;
     p += sprintf(p, "%zu entr%s: [", count, count == 1 ? "y" : "ies");
-    for (i = 0; i < count; i++)
-        p += sprintf(p, "%s{0x%" PRIxPTR ",%zu}", i ? ", " : "", (uintptr_t)mv[i].addr, mv[i].len);
-    strcpy(p, "]");
-    return buf;
+    for (i = 0; i < count; i++) {
+        uintptr_t a = (uintptr_t)mv[i].addr;
+        size_t n = mv[i].len;
+        p += sprintf(p, "%s{0x%" PRIxPTR ",%zu}", i ? ", " : "", a, n);
+        if (!n) continue;
+        st->_totalsz += n;
+        if (n < st->_minsz) st->_minsz = n;
+        if (n > st->_maxsz) st->_maxsz = n;
+        if (a < st->_minaddr) st->_minaddr = a;
+        if (a + (n - 1) > st->_maxaddr) st->_maxaddr = a + (n - 1);
+    }
+    return p + sprintf(p, "]");
+}
+
+gasneti_memveclist_stats_t gasnett_format_memveclist(char *buf, size_t count, const void *list)
+{
+    gasneti_memveclist_stats_t st;
+    put_memveclist(buf, count, list, &st);
+    return st;
+}
+
+static char *put_peer(char *p, struct gasneti_tm_s *tm, gex_Rank_t rank)
+{
+    return p + sprintf(p, "tm=0x%" PRIxPTR " rank=%" PRIu32, (uintptr_t)tm, rank);
+}
+
+size_t gasnett_format_putvgetv_bufsz(size_t dstcount, size_t srccount)
+{
+    return HEAD_CHARS + gasnett_format_memveclist_bufsz(dstcount) + gasnett_format_memveclist_bufsz(srccount);
+}
+
+size_t gasnett_format_putvgetv(char *buf, struct gasneti_tm_s *tm, gex_Rank_t rank, size_t dstcount,
+                               const void *dstlist, size_t srccount, const void *srclist)
+{
+    gasneti_memveclist_stats_t st;
+    char *p = put_peer(buf, tm, rank);
+    p = put_memveclist(p + sprintf(p, " dst="), dstcount, dstlist, &st);
+    p = put_memveclist(p + sprintf(p, " src="), srccount, srclist, &st);
+    return (size_t)(p - buf) + 1;
+}
+
+size_t gasnett_format_putigeti_bufsz(size_t dstcount, size_t srccount)
+{
+    return HEAD_CHARS + gasnett_format_addrlist_bufsz(dstcount) + gasnett_format_addrlist_bufsz(srccount);
+}
+
+size_t gasnett_format_putigeti(char *buf, struct gasneti_tm_s *tm, gex_Rank_t rank, size_t dstcount,
+                               void *const dstlist[], size_t dstlen, size_t srccount, void *const srclist[],
+                               size_t srclen)
+{
+    gasneti_addrlist_stats_t st;
+    char *p = put_peer(buf, tm, rank);
+    p = put_addrlist(p + sprintf(p, " dst="), dstcount, dstlist, dstlen, &st);
+    p = put_addrlist(p + sprintf(p, " src="), srccount, srclist, srclen, &st);
+    return (size_t)(p - buf) + 1;
 }
 
 size_t gasnett_format_putsgets_bufsz(size_t stridelevels)
 {
-    return HEAD_CHARS + 2 * PTR_CHARS + SIZE_CHARS +
-           stridelevels * (2 * (DIFF_CHARS + 1) + SIZE_CHARS + 3) + 1;
+    return HEAD_CHARS + 2 * PTR_CHARS + 2 * SIZE_CHARS + 3 * 3 + 2 * gasnett_format_strides_bufsz(stridelevels) +
+           (stridelevels + 1) * (SIZE_CHARS + 1) + 1;
 }
 
-static char *format_strides(char *p, const char *name, const ptrdiff_t *strides, size_t levels)
+size_t gasnett_format_putsgets(char *buf, void *pstats, struct gasneti_tm_s *tm, gex_Rank_t rank, void *dstaddr,
+                               const ptrdiff_t dststrides[], void *srcaddr, const ptrdiff_t srcstrides[],
+                               size_t elemsz, const size_t count[], size_t stridelevels)
 {
-    size_t i;
-    p += sprintf(p, " %s=[", name);
-    for (i = 0; i < levels; i++) p += sprintf(p, "%s%td", i ? "," : "", strides[i]);
-    return p + sprintf(p, "]");
-}
-
-char *gasnett_format_putsgets(char *buf, const void *dstaddr, const ptrdiff_t *dststrides, const void *srcaddr,
-                              const ptrdiff_t *srcstrides, size_t elemsz, const size_t *count, size_t stridelevels)
-{
-    char *p = buf;
-    size_t i;
-    p += sprintf(p, "dst=0x%" PRIxPTR, (uintptr_t)dstaddr);
-    p = format_strides(p, "dststrides", dststrides, stridelevels);
-    p += sprintf(p, " src=0x%" PRIxPTR, (uintptr_t)srcaddr);
-    p = format_strides(p, "srcstrides", srcstrides, stridelevels);
+    char *p = put_peer(buf, tm, rank);
+    size_t i, bytes = elemsz;
+    p += sprintf(p, " dst=0x%" PRIxPTR " dststrides=", (uintptr_t)dstaddr);
+    p = put_strides(p, stridelevels, dststrides);
+    p += sprintf(p, " src=0x%" PRIxPTR " srcstrides=", (uintptr_t)srcaddr);
+    p = put_strides(p, stridelevels, srcstrides);
     p += sprintf(p, " elemsz=%zu count=[", elemsz);
-    for (i = 0; i < stridelevels; i++) p += sprintf(p, "%s%zu", i ? "," : "", count[i]);
-    strcpy(p, "]");
-    return buf;
+    for (i = 0; i <= stridelevels; i++) {
+        p += sprintf(p, "%s%zu", i ? "," : "", count[i]);
+        bytes *= count[i];
+    }
+    p += sprintf(p, "]");
+    if (pstats) *(size_t *)pstats = bytes;
+    return (size_t)(p - buf) + 1;
 }
 
 /* ---- environment ------------------------------------------------------ */

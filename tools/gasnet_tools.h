@@ -1,4 +1,4 @@
-/* gasnet_tools.h: the GASNet-1 "tools" API (gasnett_*, GASNETT_*, spec 1.9):
+/* gasnet_tools.h: the GASNet "tools" API (gasnett_*, GASNETT_*, spec 1.20):
  * portable timers, memory barriers, atomics, locks, thread keys, environment
  * queries and small utilities that need no communication.
  *
@@ -17,11 +17,18 @@
  * GASNETT_USE_TRUE_MUTEXES=1, gasnett_cond_wait is fatal, a thread key is
  * one global. gasnett_strongatomic_* are atomic in every model.
  *
- * Beyond spec 1.9, the names GASNet-EX-era clients use: gasnett_nsleep,
- * gasnett_fatalerror_nopos, the release version, rlimits, the
- * gasnett_format_* formatters (they take gex_DT_t and gex_OP_t from
- * gasnet_fwd.h) and gasnett_debug_*: a checked allocator when
- * GASNET_DEBUGMALLOC is 1 (debug builds), plain libc otherwise.
+ * Beyond spec 1.9, the names GASNet-EX-era clients use (tools 1.10-1.20):
+ * gasnett_nsleep, gasnett_fatalerror_nopos, the release version, rlimits,
+ * the gasnett_format_* formatters (they take gex_DT_t and gex_OP_t from
+ * gasnet_fwd.h; the VIS ones take gex_TM_t and gex_Memvec_t after
+ * gasnetex.h, an opaque struct pointer and `const void *` in tools-only
+ * code), gasnett_assume, gasnett_exe_name, GASNETT_UNUSED_ARGS*,
+ * GASNETT_STATS_* (no-ops: there is no statistics library), the PRI*SZ and
+ * PRI*PD printf formats, and gasnett_debug_*: a checked allocator when
+ * GASNET_DEBUGMALLOC is 1 (debug builds), plain libc otherwise. Several
+ * gasnett_* types and helpers are macros over gasneti_* names, as in the
+ * reference, so a client's #ifdef finds them. gasnet_portable_platform.h
+ * gives the PLATFORM_* macros.
  */
 #ifndef _GASNET_TOOLS_H
 #define _GASNET_TOOLS_H
@@ -106,7 +113,7 @@
 /* ---- 1. basic macros ------------------------------------------------ */
 
 #define GASNETT_SPEC_VERSION_MAJOR 1
-#define GASNETT_SPEC_VERSION_MINOR 9
+#define GASNETT_SPEC_VERSION_MINOR 20
 #ifdef GASNET_RELEASE_VERSION_MAJOR
 #define GASNETT_RELEASE_VERSION_MAJOR GASNET_RELEASE_VERSION_MAJOR
 #define GASNETT_RELEASE_VERSION_MINOR GASNET_RELEASE_VERSION_MINOR
@@ -192,17 +199,18 @@
 #define GASNETT_CACHE_LINE_BYTES 64
 #endif
 
-/* PLATFORM_*: each defined to an integer or left undefined. */
-#if defined(__LP64__) || (defined(__SIZEOF_POINTER__) && __SIZEOF_POINTER__ == 8)
-#define PLATFORM_ARCH_64 1
-#else
-#define PLATFORM_ARCH_32 1
+/* PLATFORM_*: compiler, OS and architecture (gasnet_portable_platform.h). */
+#include <gasnet_portable_platform.h>
+#if !defined(PLATFORM_COMPILER_GNU) && !defined(PLATFORM_COMPILER_CLANG)
+#error "gasnet_tools.h needs gcc or clang (it uses GNU C builtins and attributes)"
 #endif
+#define GASNETT_PLATFORM_COMPILER_IDSTR PLATFORM_COMPILER_IDSTR
+#define GASNETT_PLATFORM_COMPILER_FAMILYID PLATFORM_COMPILER_FAMILYID
+#define GASNETT_PLATFORM_COMPILER_ID PLATFORM_COMPILER_ID
+#define GASNETT_PLATFORM_COMPILER_VERSION PLATFORM_COMPILER_VERSION
 #if defined(__x86_64__)
-#define PLATFORM_ARCH_X86_64 1
 #define GASNETI_ARCH_NAME "x86_64"
 #elif defined(__i386__)
-#define PLATFORM_ARCH_X86 1
 #define GASNETI_ARCH_NAME "i686"
 #elif defined(__aarch64__)
 #define GASNETI_ARCH_NAME "aarch64"
@@ -211,51 +219,110 @@
 #else
 #define GASNETI_ARCH_NAME "unknown"
 #endif
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-#define PLATFORM_ARCH_LITTLE_ENDIAN 1
-#else
-#define PLATFORM_ARCH_BIG_ENDIAN 1
-#endif
 #if defined(__linux__)
-#define PLATFORM_OS_LINUX 1
 #define GASNETT_SYSTEM_TUPLE GASNETI_ARCH_NAME "-pc-linux-gnu"
 #else
 #define GASNETT_SYSTEM_TUPLE GASNETI_ARCH_NAME "-unknown-unknown"
 #endif
 
-#define PLATFORM_COMPILER_VERSION_INT(maj, min, pat) (((maj) << 16) | ((min) << 8) | (pat))
-#if defined(__clang__)
-#define PLATFORM_COMPILER_CLANG 1
-#define PLATFORM_COMPILER_FAMILYNAME CLANG
-#define PLATFORM_COMPILER_ID 2
-#define PLATFORM_COMPILER_VERSION \
-    PLATFORM_COMPILER_VERSION_INT(__clang_major__, __clang_minor__, __clang_patchlevel__)
-#elif defined(__GNUC__)
-#define PLATFORM_COMPILER_GNU 1
-#define PLATFORM_COMPILER_FAMILYNAME GNU
-#define PLATFORM_COMPILER_ID 1
-#define PLATFORM_COMPILER_VERSION \
-    PLATFORM_COMPILER_VERSION_INT(__GNUC__, __GNUC_MINOR__, __GNUC_PATCHLEVEL__)
+/* printf formats of size_t (SZ) and ptrdiff_t (PD), and their scanf
+ * forms: the length modifier of the integer type each is ("l" on LP64),
+ * so that C++98 and C89 accept them too. */
+#if __SIZEOF_SIZE_T__ == __SIZEOF_LONG__
+#define GASNETI_SZ_MOD "l"
 #else
-#error "gasnet_tools.h needs gcc or clang (it uses GNU C builtins and attributes)"
+#define GASNETI_SZ_MOD ""
 #endif
-#define PLATFORM_COMPILER_VERSION_STR __VERSION__
-#define PLATFORM_COMPILER_VERSION_GE(maj, min, pat) \
-    (PLATFORM_COMPILER_VERSION >= PLATFORM_COMPILER_VERSION_INT(maj, min, pat))
-#define PLATFORM_COMPILER_VERSION_GT(maj, min, pat) \
-    (PLATFORM_COMPILER_VERSION > PLATFORM_COMPILER_VERSION_INT(maj, min, pat))
-#define PLATFORM_COMPILER_VERSION_LE(maj, min, pat) \
-    (PLATFORM_COMPILER_VERSION <= PLATFORM_COMPILER_VERSION_INT(maj, min, pat))
-#define PLATFORM_COMPILER_VERSION_LT(maj, min, pat) \
-    (PLATFORM_COMPILER_VERSION < PLATFORM_COMPILER_VERSION_INT(maj, min, pat))
-#define PLATFORM_COMPILER_VERSION_EQ(maj, min, pat) \
-    (PLATFORM_COMPILER_VERSION == PLATFORM_COMPILER_VERSION_INT(maj, min, pat))
+#if __SIZEOF_PTRDIFF_T__ == __SIZEOF_LONG__
+#define GASNETI_PD_MOD "l"
+#else
+#define GASNETI_PD_MOD ""
+#endif
+#define PRIdSZ GASNETI_SZ_MOD "d"
+#define PRIiSZ GASNETI_SZ_MOD "i"
+#define PRIoSZ GASNETI_SZ_MOD "o"
+#define PRIuSZ GASNETI_SZ_MOD "u"
+#define PRIxSZ GASNETI_SZ_MOD "x"
+#define PRIXSZ GASNETI_SZ_MOD "X"
+#define PRIdPD GASNETI_PD_MOD "d"
+#define PRIiPD GASNETI_PD_MOD "i"
+#define PRIoPD GASNETI_PD_MOD "o"
+#define PRIuPD GASNETI_PD_MOD "u"
+#define PRIxPD GASNETI_PD_MOD "x"
+#define PRIXPD GASNETI_PD_MOD "X"
+#define SCNdSZ GASNETI_SZ_MOD "d"
+#define SCNiSZ GASNETI_SZ_MOD "i"
+#define SCNoSZ GASNETI_SZ_MOD "o"
+#define SCNuSZ GASNETI_SZ_MOD "u"
+#define SCNxSZ GASNETI_SZ_MOD "x"
+#define SCNdPD GASNETI_PD_MOD "d"
+#define SCNiPD GASNETI_PD_MOD "i"
+#define SCNoPD GASNETI_PD_MOD "o"
+#define SCNuPD GASNETI_PD_MOD "u"
+#define SCNxPD GASNETI_PD_MOD "x"
+
+/* What the compiler offers that the headers use (gcc and clang: all). */
+#define GASNETT_USE_BUILTIN_CONSTANT_P 1
+#define GASNETT_USE_BUILTIN_EXPECT 1
+#define GASNETT_USE_BUILTIN_PREFETCH 1
+#define GASNETT_USE_BUILTIN_UNREACHABLE 1
+#define GASNETT_USE_CTYPE_WRAPPERS 0
+#define GASNETT_USE_GCC_ATTRIBUTE_ALWAYSINLINE 1
+#define GASNETT_USE_GCC_ATTRIBUTE_COLD 1
+#define GASNETT_USE_GCC_ATTRIBUTE_CONST 1
+#define GASNETT_USE_GCC_ATTRIBUTE_DEPRECATED 1
+#define GASNETT_USE_GCC_ATTRIBUTE_FALLTHROUGH 1
+#define GASNETT_USE_GCC_ATTRIBUTE_FORMAT 1
+#define GASNETT_USE_GCC_ATTRIBUTE_FORMAT_FUNCPTR 1
+#define GASNETT_USE_GCC_ATTRIBUTE_FORMAT_FUNCPTR_ARG 1
+#define GASNETT_USE_GCC_ATTRIBUTE_HOT 1
+#define GASNETT_USE_GCC_ATTRIBUTE_MALLOC 1
+#define GASNETT_USE_GCC_ATTRIBUTE_MAYALIAS 1
+#define GASNETT_USE_GCC_ATTRIBUTE_NOINLINE 1
+#define GASNETT_USE_GCC_ATTRIBUTE_NORETURN 1
+#define GASNETT_USE_GCC_ATTRIBUTE_PURE 1
+#define GASNETT_USE_GCC_ATTRIBUTE_USED 1
+#define GASNETT_USE_GCC_ATTRIBUTE_WARNUNUSEDRESULT 1
+/* A statement: falling through to the next case label is intended. */
+#define GASNETT_FALLTHROUGH __attribute__((__fallthrough__));
+
+/* Swallow 1..8 arguments (evaluated) in an expression, without warnings. */
+#define GASNETT_UNUSED_ARGS1(a) ((void)(a))
+#define GASNETT_UNUSED_ARGS2(a, b) ((void)(a), (void)(b))
+#define GASNETT_UNUSED_ARGS3(a, b, c) (GASNETT_UNUSED_ARGS2(a, b), (void)(c))
+#define GASNETT_UNUSED_ARGS4(a, b, c, d) (GASNETT_UNUSED_ARGS3(a, b, c), (void)(d))
+#define GASNETT_UNUSED_ARGS5(a, b, c, d, e) (GASNETT_UNUSED_ARGS4(a, b, c, d), (void)(e))
+#define GASNETT_UNUSED_ARGS6(a, b, c, d, e, f) (GASNETT_UNUSED_ARGS5(a, b, c, d, e), (void)(f))
+#define GASNETT_UNUSED_ARGS7(a, b, c, d, e, f, g) (GASNETT_UNUSED_ARGS6(a, b, c, d, e, f), (void)(g))
+#define GASNETT_UNUSED_ARGS8(a, b, c, d, e, f, g, h) (GASNETT_UNUSED_ARGS7(a, b, c, d, e, f, g), (void)(h))
 
 #define GASNETT_TIMER_CONFIG timers_posix_monotonic
 #define GASNETT_MEMBAR_CONFIG membars_atomic_builtins
 #define GASNETT_ATOMIC_CONFIG atomics_atomic_builtins
 #define GASNETT_ATOMIC32_CONFIG atomics_atomic_builtins
 #define GASNETT_ATOMIC64_CONFIG atomics_atomic_builtins
+#if defined(GASNET_DEBUG)
+#define GASNETT_DEBUG_CONFIG debug
+#else
+#define GASNETT_DEBUG_CONFIG nodebug
+#endif
+#if PLATFORM_ARCH_64
+#define GASNETT_PTR_CONFIG 64bit
+#else
+#define GASNETT_PTR_CONFIG 32bit
+#endif
+/* The build's configuration choices (there is no configure script). */
+#ifdef GASNETI_CONFIGURE_ARGS
+#define GASNETT_CONFIGURE_ARGS GASNETI_CONFIGURE_ARGS
+#else
+#define GASNETT_CONFIGURE_ARGS ""
+#endif
+#if defined(GASNETT_LITE_MODE) || !defined(GASNETT_THREAD_SAFE)
+#define GASNETT_THREAD_MODEL SEQ
+#define GASNETT_THREAD_SINGLE 1
+#else
+#define GASNETT_THREAD_MODEL PAR
+#endif
 #if defined(GASNETT_LITE_MODE)
 #define GASNETI_THREAD_MODEL_STR "LITE"
 #elif defined(GASNETT_THREAD_SAFE)
@@ -271,7 +338,7 @@
 #define GASNETT_CONFIG_STRING                                                   \
     "RELEASE=" _STRINGIFY(GASNETT_RELEASE_VERSION_MAJOR) "."                    \
     _STRINGIFY(GASNETT_RELEASE_VERSION_MINOR) "."                               \
-    _STRINGIFY(GASNETT_RELEASE_VERSION_PATCH) ",SPEC=1.9,TOOLS_"                \
+    _STRINGIFY(GASNETT_RELEASE_VERSION_PATCH) ",SPEC=1.20,TOOLS_"                \
     GASNETI_THREAD_MODEL_STR "," GASNETI_DEBUG_STR ",PTR=" _STRINGIFY(          \
         __SIZEOF_POINTER__) "byte," _STRINGIFY(GASNETT_TIMER_CONFIG) ","        \
     _STRINGIFY(GASNETT_MEMBAR_CONFIG) "," _STRINGIFY(GASNETT_ATOMIC_CONFIG)
@@ -313,7 +380,8 @@ static inline void gasneti_fence_full(void) { __atomic_thread_fence(__ATOMIC_SEQ
 
 /* ---- 2. timers: CLOCK_MONOTONIC, one tick is one nanosecond ---------- */
 
-typedef uint64_t gasnett_tick_t;
+typedef uint64_t gasneti_tick_t;
+#define gasnett_tick_t gasneti_tick_t
 #define GASNETT_TICK_MIN ((gasnett_tick_t)0)
 #define GASNETT_TICK_MAX (~(gasnett_tick_t)0)
 
@@ -390,9 +458,14 @@ extern const char *gasnett_performance_warning_str(void);
 #define gasnett_sched_yield() sched_yield()
 extern int gasnett_cpu_count(void);
 extern const char *gasnett_gethostname(void);
-typedef void (*gasnett_sighandlerfn_t)(int);
-extern gasnett_sighandlerfn_t gasnett_reghandler(int _sigtocatch, gasnett_sighandlerfn_t _fn);
-extern void gasnett_set_affinity(int _rank);
+typedef void (*gasneti_sighandlerfn_t)(int);
+#define gasnett_sighandlerfn_t gasneti_sighandlerfn_t
+extern gasneti_sighandlerfn_t gasnett_reghandler(int _sigtocatch, gasneti_sighandlerfn_t _fn);
+/* "SIGINT" for SIGINT; NULL for a number that is no signal here. */
+extern const char *gasnett_signame_fromval(int _sigval);
+/* Binds the calling thread to CPU rank % (CPUs); 0 when bound, -1 when it
+ * could not be (rank < 0, a CPU this process may not use). */
+extern int gasnett_set_affinity(int _rank);
 #if defined(__linux__) /* sched_setaffinity binds the calling thread */
 #define GASNETT_SET_AFFINITY_SUPPORT 1
 #define GASNETT_SET_AFFINITY(_rank) gasnett_set_affinity(_rank)
@@ -416,6 +489,61 @@ extern void *gasnett_mmap(uintptr_t size);
 extern uint64_t gasnett_getPhysMemSz(int _failureIsFatal);
 extern int gasnett_isLittleEndian(void);
 extern void gasnett_flush_streams(void);
+/* Flushes the output streams at the end of a run (there are no trace or
+ * statistics files to close). */
+extern void gasnett_close_streams(void);
+/* The running executable's path (/proc/self/exe; else argv[0]'s name). */
+extern const char *gasnett_exe_name(void);
+/* "func at file:line" of the place it is written, in a buffer of the
+ * calling thread that the next call reuses. */
+extern const char *gasneti_build_loc_str(const char *_func, const char *_file, int _line);
+#define gasnett_current_loc gasneti_build_loc_str(GASNETT_CURRENT_FUNCTION, __FILE__, __LINE__)
+
+/* Assertions. gasneti_assert checks only in debug builds (a fatal error
+ * naming the expression and the place); gasnett_assume(e) lets the
+ * compiler take e as true (debug builds check it); gasnett_unreachable()
+ * marks a place control never reaches (debug builds: a fatal error). */
+#define gasneti_builtin_unreachable() __builtin_unreachable()
+#if defined(GASNET_DEBUG)
+#define gasneti_assert(e)                                                                     \
+    (GASNETT_PREDICT_TRUE(e) ? (void)0                                                         \
+                             : gasnett_fatalerror("assertion failure at %s: %s", gasnett_current_loc, #e))
+#define gasnett_assume(e) gasneti_assert(e)
+#define gasneti_unreachable() gasnett_fatalerror("unreachable code reached at %s", gasnett_current_loc)
+#else
+#define gasneti_assert(e) ((void)0)
+#define gasnett_assume(e) (GASNETT_PREDICT_TRUE(e) ? (void)0 : gasneti_builtin_unreachable())
+#define gasneti_unreachable() gasneti_builtin_unreachable()
+#endif
+#define gasnett_unreachable gasneti_unreachable
+
+/* Copies: the reference's small-size fast paths are what memcpy does. */
+#define GASNETT_FAST_ALIGNED_MEMCPY memcpy
+#define GASNETT_FAST_UNALIGNED_MEMCPY memcpy
+/* A register value (gex_RMA_Value_t, the low nbytes of a uint64_t: 1, 2, 4
+ * or 8) stored to dst, and read from src. */
+#define GASNETT_VALUE_ASSIGN gasneti_value_assign
+#define GASNETT_VALUE_RETURN gasneti_value_return
+static inline void gasneti_value_assign(void *_dst, uint64_t _v, size_t _nbytes)
+{
+    switch (_nbytes) {
+    case 1: { uint8_t _x = (uint8_t)_v; memcpy(_dst, &_x, 1); break; }
+    case 2: { uint16_t _x = (uint16_t)_v; memcpy(_dst, &_x, 2); break; }
+    case 4: { uint32_t _x = (uint32_t)_v; memcpy(_dst, &_x, 4); break; }
+    case 8: memcpy(_dst, &_v, 8); break;
+    default: gasnett_fatalerror("GASNETT_VALUE_ASSIGN: %lu bytes (1, 2, 4 or 8)", (unsigned long)_nbytes);
+    }
+}
+static inline uint64_t gasneti_value_return(const void *_src, size_t _nbytes)
+{
+    switch (_nbytes) {
+    case 1: { uint8_t _x; memcpy(&_x, _src, 1); return _x; }
+    case 2: { uint16_t _x; memcpy(&_x, _src, 2); return _x; }
+    case 4: { uint32_t _x; memcpy(&_x, _src, 4); return _x; }
+    case 8: { uint64_t _x; memcpy(&_x, _src, 8); return _x; }
+    default: gasnett_fatalerror("GASNETT_VALUE_RETURN: %lu bytes (1, 2, 4 or 8)", (unsigned long)_nbytes);
+    }
+}
 extern void gasnett_freezeForDebuggerNow(volatile int *_flag, const char *_flagname);
 extern void gasnett_freezeForDebuggerErr(void);
 
@@ -450,8 +578,10 @@ extern int gasnett_maximize_rlimits(void);
 
 /* One member of exactly the counter's size, so the types overlay any
  * same-size object. */
-typedef struct { volatile uint32_t _ctr; } gasnett_atomic32_t;
-typedef struct { volatile uint64_t _ctr; } gasnett_atomic64_t;
+typedef struct { volatile uint32_t _ctr; } gasneti_atomic32_t;
+typedef struct { volatile uint64_t _ctr; } gasneti_atomic64_t;
+#define gasnett_atomic32_t gasneti_atomic32_t
+#define gasnett_atomic64_t gasneti_atomic64_t
 #define gasnett_atomic32_init(_v) { (uint32_t)(_v) }
 #define gasnett_atomic64_init(_v) { (uint64_t)(_v) }
 
@@ -579,9 +709,12 @@ GASNETI_ATOMIC_OPS(64)
 #define gasnett_atomic64_subtract(_p, _v, f) gasneti_atomic_sub(64, _p, _v, f, GASNETI_ATOMIC_REAL)
 
 /* gasnett_atomic_*: the 32-bit family under its own names */
-typedef gasnett_atomic32_t gasnett_atomic_t;
-typedef uint32_t gasnett_atomic_val_t;
-typedef int32_t gasnett_atomic_sval_t;
+typedef gasneti_atomic32_t gasneti_atomic_t;
+typedef uint32_t gasneti_atomic_val_t;
+typedef int32_t gasneti_atomic_sval_t;
+#define gasnett_atomic_t gasneti_atomic_t
+#define gasnett_atomic_val_t gasneti_atomic_val_t
+#define gasnett_atomic_sval_t gasneti_atomic_sval_t
 #define GASNETT_HAVE_ATOMIC_CAS 1
 #define GASNETT_HAVE_ATOMIC_ADD_SUB 1
 #define GASNETT_ATOMIC_MAX ((gasnett_atomic_val_t)UINT32_MAX)
@@ -601,9 +734,9 @@ typedef int32_t gasnett_atomic_sval_t;
 
 /* Strong atomics: atomic in every model. 32- and 64-bit __atomic
  * operations are lock-free where gcc says so, hence signal-safe. */
-typedef gasnett_atomic_t gasnett_strongatomic_t;
-typedef gasnett_atomic32_t gasnett_strongatomic32_t;
-typedef gasnett_atomic64_t gasnett_strongatomic64_t;
+#define gasnett_strongatomic_t gasneti_atomic_t
+#define gasnett_strongatomic32_t gasneti_atomic32_t
+#define gasnett_strongatomic64_t gasneti_atomic64_t
 #define GASNETT_HAVE_STRONGATOMIC_CAS 1
 #define GASNETT_HAVE_STRONGATOMIC_ADD_SUB 1
 #if !defined(__GCC_ATOMIC_INT_LOCK_FREE) || __GCC_ATOMIC_INT_LOCK_FREE != 2
@@ -654,7 +787,7 @@ static inline void gasneti_pthread_check(int _rc, const char *_what)
 {
     if_pf(_rc) gasnett_fatalerror("%s failed: %s", _what, strerror(_rc));
 }
-typedef pthread_mutex_t gasnett_mutex_t;
+typedef pthread_mutex_t gasneti_mutex_t;
 #define GASNETT_MUTEX_INITIALIZER PTHREAD_MUTEX_INITIALIZER
 #define gasnett_mutex_init(_p) gasneti_pthread_check(pthread_mutex_init(_p, NULL), "pthread_mutex_init")
 #define gasnett_mutex_destroy(_p) gasneti_pthread_check(pthread_mutex_destroy(_p), "pthread_mutex_destroy")
@@ -663,7 +796,7 @@ typedef pthread_mutex_t gasnett_mutex_t;
 #define gasnett_mutex_unlock(_p) gasneti_pthread_check(pthread_mutex_unlock(_p), "pthread_mutex_unlock")
 #define gasnett_mutex_trylock(_p) pthread_mutex_trylock(_p)
 
-typedef pthread_cond_t gasnett_cond_t;
+typedef pthread_cond_t gasneti_cond_t;
 #define GASNETT_COND_INITIALIZER PTHREAD_COND_INITIALIZER
 #define gasnett_cond_init(_p) gasneti_pthread_check(pthread_cond_init(_p, NULL), "pthread_cond_init")
 #define gasnett_cond_destroy(_p) gasneti_pthread_check(pthread_cond_destroy(_p), "pthread_cond_destroy")
@@ -672,7 +805,7 @@ typedef pthread_cond_t gasnett_cond_t;
 #define gasnett_cond_wait(c, m) gasneti_pthread_check(pthread_cond_wait(c, m), "pthread_cond_wait")
 
 #if defined(PTHREAD_RWLOCK_INITIALIZER)
-typedef pthread_rwlock_t gasnett_rwlock_t;
+typedef pthread_rwlock_t gasneti_rwlock_t;
 #define GASNETT_RWLOCK_INITIALIZER PTHREAD_RWLOCK_INITIALIZER
 #define gasnett_rwlock_init(_p) gasneti_pthread_check(pthread_rwlock_init(_p, NULL), "pthread_rwlock_init")
 #define gasnett_rwlock_destroy(_p) gasneti_pthread_check(pthread_rwlock_destroy(_p), "pthread_rwlock_destroy")
@@ -683,7 +816,7 @@ typedef pthread_rwlock_t gasnett_rwlock_t;
 #define gasnett_rwlock_trywrlock(_p) pthread_rwlock_trywrlock(_p)
 #else
 /* Strict ISO modes hide pthread_rwlock_t: serialize readers on a mutex. */
-typedef pthread_mutex_t gasnett_rwlock_t;
+typedef pthread_mutex_t gasneti_rwlock_t;
 #define GASNETT_RWLOCK_INITIALIZER PTHREAD_MUTEX_INITIALIZER
 #define gasnett_rwlock_init(_p) gasnett_mutex_init(_p)
 #define gasnett_rwlock_destroy(_p) gasnett_mutex_destroy(_p)
@@ -695,7 +828,7 @@ typedef pthread_mutex_t gasnett_rwlock_t;
 #endif
 
 #else /* SEQ: one thread, nothing to exclude */
-typedef char gasnett_mutex_t;
+typedef char gasneti_mutex_t;
 #define GASNETT_MUTEX_INITIALIZER '\0'
 #define gasnett_mutex_init(_p) ((void)(_p))
 #define gasnett_mutex_destroy(_p) ((void)(_p))
@@ -704,7 +837,7 @@ typedef char gasnett_mutex_t;
 #define gasnett_mutex_unlock(_p) ((void)(_p))
 #define gasnett_mutex_trylock(_p) ((void)(_p), 0)
 
-typedef char gasnett_cond_t;
+typedef char gasneti_cond_t;
 #define GASNETT_COND_INITIALIZER '\0'
 #define gasnett_cond_init(_p) ((void)(_p))
 #define gasnett_cond_destroy(_p) ((void)(_p))
@@ -716,7 +849,7 @@ typedef char gasnett_cond_t;
      gasnett_fatalerror("gasnett_cond_wait() called in a non-threaded (SEQ) build, "   \
                         "where nothing can signal it; build with GASNETT_THREAD_SAFE"))
 
-typedef char gasnett_rwlock_t;
+typedef char gasneti_rwlock_t;
 #define GASNETT_RWLOCK_INITIALIZER '\0'
 #define gasnett_rwlock_init(_p) ((void)(_p))
 #define gasnett_rwlock_destroy(_p) ((void)(_p))
@@ -726,6 +859,10 @@ typedef char gasnett_rwlock_t;
 #define gasnett_rwlock_tryrdlock(_p) ((void)(_p), 0)
 #define gasnett_rwlock_trywrlock(_p) ((void)(_p), 0)
 #endif
+
+#define gasnett_mutex_t gasneti_mutex_t
+#define gasnett_cond_t gasneti_cond_t
+#define gasnett_rwlock_t gasneti_rwlock_t
 
 /* Lock assertions are not checked. */
 #define gasnett_mutex_assertlocked(_p) ((void)(_p))
@@ -747,7 +884,10 @@ typedef char gasnett_rwlock_t;
 #define GASNETT_THREADKEY_DEFINE(_key)                                   \
     GASNETT_THREADKEY_DECLARE(_key);                                     \
     GASNETI_THREADKEY_STORAGE void *gasneti_threadkey_##_key = NULL
-#define gasnett_threadkey_init(_key) ((void)0)
+/* __thread variables need no initialization; the helper is named because
+ * client code names it. */
+static inline void _gasneti_threadkey_init(void *_keyaddr) { (void)_keyaddr; }
+#define gasnett_threadkey_init(_key) _gasneti_threadkey_init((void *)&gasneti_threadkey_##_key)
 #define gasnett_threadkey_get(_key) ((void *)gasneti_threadkey_##_key)
 #define gasnett_threadkey_set(_key, _v) ((void)(gasneti_threadkey_##_key = (void *)(_v)))
 #define gasnett_threadkey_get_noinit(_key) gasnett_threadkey_get(_key)
@@ -783,13 +923,18 @@ extern int (*gasnett_print_backtrace_ifenabled)(int _fd);
 
 /* ---- 10. trace and stats: no tracing library, so no-op expressions ---- */
 
-static inline void gasneti_trace_printf_noop(const char *_fmt, ...) { (void)_fmt; }
+GASNETT_FORMAT_PRINTF(_gasnett_trace_printf_noop, 1, 2,
+                      static inline void _gasnett_trace_printf_noop(const char *_format, ...));
+static inline void _gasnett_trace_printf_noop(const char *_format, ...) { (void)_format; }
 #define GASNETT_TRACE_SETSOURCELINE(_file, _line) ((void)0)
 #define GASNETT_TRACE_GETSOURCELINE(pfile, pline) ((void)0)
 #define GASNETT_TRACE_FREEZESOURCELINE() ((void)0)
 #define GASNETT_TRACE_UNFREEZESOURCELINE() ((void)0)
-#define GASNETT_TRACE_PRINTF gasneti_trace_printf_noop
-#define GASNETT_TRACE_PRINTF_FORCE gasneti_trace_printf_noop
+#define GASNETT_TRACE_PRINTF _gasnett_trace_printf_noop
+#define GASNETT_TRACE_PRINTF_FORCE _gasnett_trace_printf_noop
+#define GASNETT_STATS_PRINTF _gasnett_trace_printf_noop
+#define GASNETT_STATS_PRINTF_FORCE _gasnett_trace_printf_noop
+#define GASNETT_STATS_DUMP(reset) ((void)(reset))
 #define GASNETT_TRACE_ENABLED 0
 #define GASNETT_TRACE_GETMASK() ""
 #define GASNETT_TRACE_SETMASK(_mask) ((void)0)
@@ -858,20 +1003,70 @@ extern size_t gasnett_format_dt(char *_buf, gex_DT_t _dt);
 extern size_t gasnett_format_op(char *_buf, gex_OP_t _op);
 extern size_t gasnett_format_ti(char *_buf, unsigned int _ti);
 
-/* VIS descriptors; ..._bufsz(n) is the size of the buffer the formatter
- * needs for n entries (stride levels for putsgets). Each returns buf.
+/* VIS descriptors as text. ..._bufsz(...) is the size of the buffer the
+ * formatter needs; each writes one line into buf. Those returning size_t
+ * return the bytes written with the NUL; addrlist and memveclist return
+ * what they saw (lowest address, highest last byte; memvec lengths, of
+ * the non-empty entries: min UINTPTR_MAX/SIZE_MAX and max 0 if none).
+ *   strides:    "[8,-64]"
  *   addrlist:   "2 entries, len=8: [0x1000, 0x2000]"
- *   memveclist: "2 entries: [{0x1000,16}, {0x2000,0}]"  (list: gex_Memvec_t[count])
- *   putsgets:   "dst=0x1000 dststrides=[8,64] src=0x2000 srcstrides=[16,128]
- *                elemsz=8 count=[4,2]"  (one line) */
+ *   memveclist: "2 entries: [{0x1000,16}, {0x2000,0}]"
+ *   putvgetv:   "tm=0x5 rank=1 dst=1 entry: [{0x1000,16}] src=2 entries: [...]"
+ *   putigeti:   "tm=0x5 rank=1 dst=2 entries, len=8: [...] src=1 entry, len=16: [...]"
+ *   putsgets:   "tm=0x5 rank=1 dst=0x1000 dststrides=[8,64] src=0x2000
+ *                srcstrides=[16,128] elemsz=8 count=[8,4,2]" (one line;
+ *               count has stridelevels+1 entries, the strides stridelevels;
+ *               pstats, if not NULL, is a size_t * that receives the
+ *               bytes described: elemsz times every count)
+ * The memvec lists are gex_Memvec_t arrays (`const void *` in tools-only
+ * code, which has no gasnetex.h), tm a gex_TM_t. */
+typedef struct {
+    uintptr_t _minaddr, _maxaddr;
+} gasneti_addrlist_stats_t;
+typedef struct {
+    size_t _minsz, _maxsz, _totalsz;
+    uintptr_t _minaddr, _maxaddr;
+} gasneti_memveclist_stats_t;
+struct gasneti_tm_s;
+#ifdef GEX_SPEC_VERSION_MAJOR /* gasnetex.h came first */
+#define GASNETI_FMT_MEMVEC gex_Memvec_t const
+#else
+#define GASNETI_FMT_MEMVEC void const
+#endif
+extern size_t gasnett_format_strides_bufsz(size_t _count);
+extern void gasnett_format_strides(char *_buf, size_t _count, const ptrdiff_t *_list);
 extern size_t gasnett_format_addrlist_bufsz(size_t _count);
-extern char *gasnett_format_addrlist(char *_buf, size_t _count, void *const *_list, size_t _len);
+extern gasneti_addrlist_stats_t gasnett_format_addrlist(char *_buf, size_t _count, void *const *_list,
+                                                        size_t _len);
 extern size_t gasnett_format_memveclist_bufsz(size_t _count);
-extern char *gasnett_format_memveclist(char *_buf, size_t _count, const void *_list);
+extern gasneti_memveclist_stats_t gasnett_format_memveclist(char *_buf, size_t _count,
+                                                            GASNETI_FMT_MEMVEC *_list);
+extern size_t gasnett_format_putvgetv_bufsz(size_t _dstcount, size_t _srccount);
+extern size_t gasnett_format_putvgetv(char *_buf, struct gasneti_tm_s *_tm, gex_Rank_t _rank, size_t _dstcount,
+                                      GASNETI_FMT_MEMVEC *_dstlist, size_t _srccount,
+                                      GASNETI_FMT_MEMVEC *_srclist);
+extern size_t gasnett_format_putigeti_bufsz(size_t _dstcount, size_t _srccount);
+extern size_t gasnett_format_putigeti(char *_buf, struct gasneti_tm_s *_tm, gex_Rank_t _rank, size_t _dstcount,
+                                      void *const _dstlist[], size_t _dstlen, size_t _srccount,
+                                      void *const _srclist[], size_t _srclen);
 extern size_t gasnett_format_putsgets_bufsz(size_t _stridelevels);
-extern char *gasnett_format_putsgets(char *_buf, const void *_dstaddr, const ptrdiff_t *_dststrides,
-                                     const void *_srcaddr, const ptrdiff_t *_srcstrides, size_t _elemsz,
-                                     const size_t *_count, size_t _stridelevels);
+extern size_t gasnett_format_putsgets(char *_buf, void *_pstats, struct gasneti_tm_s *_tm, gex_Rank_t _rank,
+                                      void *_dstaddr, const ptrdiff_t _dststrides[], void *_srcaddr,
+                                      const ptrdiff_t _srcstrides[], size_t _elemsz, const size_t _count[],
+                                      size_t _stridelevels);
+
+/* Every client of this header refers to a symbol named after the release
+ * of the header, which only the library of the same release defines: a
+ * program built with another GASNet's header does not link. */
+#define GASNETT_LINKCONFIG_IDIOTCHECK(name) _CONCAT(gasnett_linkconfig_idiotcheck_, name)
+#define GASNETI_LINKCONFIG_SYMBOL                                                          \
+    GASNETT_LINKCONFIG_IDIOTCHECK(_CONCAT(                                                   \
+        _CONCAT(_CONCAT(gasnett_release_, GASNETT_RELEASE_VERSION_MAJOR), _CONCAT(_, GASNETT_RELEASE_VERSION_MINOR)), \
+        _CONCAT(_, GASNETT_RELEASE_VERSION_PATCH)))
+extern int GASNETI_LINKCONFIG_SYMBOL;
+#ifndef GASNETI_BUILDING_TOOLS
+GASNETT_USED static int *gasnett_linkconfig_idiotcheck(void) { return &GASNETI_LINKCONFIG_SYMBOL; }
+#endif
 
 /* Self-tests, for test programs, in a GASNet-EX client (after gasnetex.h,
  * which declares the types): the tools checks of sections A-H (see
