@@ -7,7 +7,7 @@
 # nodes; then checks that a program linked the documented way carries
 # every "$GASNetKey: value $" string a real install embeds (the keys are
 # listed in ../shared/spec/surface-2020.10.txt), with this build's values
-# where they are facts. Exit status 0 when all of that works.
+# where they are facts, and a tools-only client the tools library's. Exit status 0 when all of that works.
 set -eu
 cd "$(dirname "$0")/.."
 work=$(mktemp -d /tmp/gasnet-so-test.XXXXXX)
@@ -42,6 +42,14 @@ for mode in seq par parsync; do
                ExtendedLibraryVersion GitHash Segment StridedDirectDims StridedLoopingDims StridedVersion \
                SystemName SystemTuple ThreadModel VISMinPackBuffer VISNPAM; do
         grep -q "^\\\$GASNet$key: [^\$]* \\\$\$" <<< "$ids" || { echo "$ids"; fail "$mode program lacks the key $key"; }
+    done
+    # and the tools library's, in a tools-only client
+    make -s -C "$src" GASNET_PREFIX="$prefix" MODE=$mode tools_client > "$src/build.log" 2>&1 ||
+        { cat "$src/build.log"; fail "tools client build, $mode"; }
+    tmode=$([ $mode = seq ] && echo SEQ || echo PAR)
+    ids=$(strings -a "$src/tools_client" | grep -o '\$GASNet[A-Za-z]*: .* \$' | sort -u)
+    for want in "ToolsConfig: RELEASE=.*,SPEC=1\.20,TOOLS_$tmode" "ToolsThreadModel: $tmode"; do
+        grep -q "^\\\$GASNet$want.* \\\$\$" <<< "$ids" || { echo "$ids"; fail "$mode tools client lacks \$GASNet$want \$"; }
     done
 done
 echo "install_so_test: ok (shared object linked and dlopen'd, seq par parsync; ident strings)"

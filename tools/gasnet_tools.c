@@ -53,6 +53,12 @@ int (*gasneti_tools_verboseenv_hook)(void) = NULL;
 
 /* ---- timers ---------------------------------------------------------- */
 
+/* The tools library's ident strings, as a real install's (core-mpi/ident.c
+ * has the GASNet library's): ident(1) and strings(1) find them in a client. */
+__attribute__((used)) const char *const gasnett_idents[] = {
+    "$GASNetToolsConfig: " GASNETT_CONFIG_STRING " $",
+    "$GASNetToolsThreadModel: " GASNETI_THREAD_MODEL_STR " $", NULL};
+
 static pthread_once_t tick_once = PTHREAD_ONCE_INIT;
 static double tick_granularity_ns, tick_overhead_ns;
 
