@@ -1,6 +1,9 @@
 #!/bin/bash
 # before/after interleaved: the same benchmark source linked with the
-# library before (ammpi/send.c of HEAD~1) and after the change
+# library before (ammpi/send.c of HEAD~1) and after the change. The
+# before binary: `git show HEAD~1:ammpi/send.c` compiled with the opt
+# flags, put into a copy of build/opt/lib/libammpi.a (ar r), and
+# bench/rarepoll/rarepoll.c linked with that copy into /tmp/before/.
 cd /work/wt-scale
 BEFORE=/tmp/before/rarepoll AFTER=build/opt/bench/rarepoll/rarepoll
 run() { # label env... -- args
