@@ -689,7 +689,7 @@ val_zero|FATAL ERROR: node 0 of 2: gex_RMA_PutNBIVal: .*\b0\b
 medium_size|FATAL ERROR: node 0 of 2: gex_AM_RequestMedium[0-9]*: .*[0-9]+|BADARG
 flags_rma|FATAL ERROR: node 0 of 2: gex_RMA_PutBlocking: .*0x1000
 flags_two_self|FATAL ERROR: node 0 of 2: gex_RMA_GetBlocking: .*(0xc|SELF)
-flags_am|FATAL ERROR: node 0 of 2: gex_AM_RequestMedium[0-9]*: .*(0x200|PREPARE_LEAST)|BADARG
+flags_am|FATAL ERROR: node 0 of 2: gex_AM_RequestMedium[0-9]*: .*(0x800|PREPARE_LEAST)|BADARG
 flags_event|FATAL ERROR: node 0 of 2: gex_Event_TestAll: .*0x1\b
 flags_nbi|FATAL ERROR: node 0 of 2: gex_NBI_Test: .*0x1\b
 flags_barrier|FATAL ERROR: node 0 of 2: gex_Coll_BarrierNB: .*0x1\b
