@@ -280,15 +280,20 @@ static void peer_never(void)
     if (X.me == 0) printf("ex_v019: PEER_NEVER flags 0x%x (peer %sin the neighbourhood)\n", f, in_nbrhd ? "" : "not ");
 }
 
-/* §6: a root and its own leaf in one array, in either order. */
+/* §6: a root and its own leaf in one array, in either order (the events
+ * are only real on the AM or a network path: run with GASNET_RMA=am). */
 static void root_leaf_mix(void)
 {
-    static uint64_t src[64];
-    char *slot = (char *)peer_seg + 2048;
+    static char src[128 * 1024]; /* large enough to be sent from in place: a real LC leaf */
+    char *slot = (char *)peer_seg + 64 * 1024;
     for (int order = 0; order < 4; order++) {
         gex_Event_t lc = GEX_EVENT_INVALID;
         gex_Event_t root = gex_RMA_PutNB(X.tm, peer, slot, src, sizeof src, &lc, 0);
         gex_Event_t ev[2] = {order % 2 ? lc : root, order % 2 ? root : lc};
+        /* (the put is most likely complete after this: then one sweep
+         * finds root and leaf both done) */
+        ex_barrier(X.tm);
+        for (int i = 0; i < 100; i++) gasnet_AMPoll();
         if (order < 2) {
             gex_Event_WaitAll(ev, 2, 0);
         } else {
@@ -385,7 +390,7 @@ int main(int argc, char **argv)
     constants();
     verbose_errors();
     queries();
-    ex_attach(&X, 64 * 1024);
+    ex_attach(&X, 256 * 1024);
     peer = (X.me + 1) % X.n;
     peer_seg = ex_peer_seg(X.tm, peer, NULL);
     if (!strcmp(mode, "never_self")) {
