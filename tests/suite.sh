@@ -592,6 +592,23 @@ t ex_teams_am_par 4 "${AM[@]}" -g 'ex_teams: ok' -- $B/tests/par/ex_teams
 t ex_mixed_legacy 2 -g 'ex_mixed legacy: ok' -- $B/tests/seq/ex_mixed legacy
 t ex_mixed_ex_par 2 "${AM[@]}" -g 'ex_mixed ex: ok' -- $B/tests/par/ex_mixed ex
 t ex_threads_par 3 -g 'ex_threads: 4 threads' -- $B/tests/par/ex_threads 4 $((100 / SCALE))
+# the additions of 2020.11-2025.8 (spec v0.19, tests/ex_v019.c): NPAM
+# Cancel and Commit_v2 through the rings and through MPI (credits), a
+# root and its leaf in one array (AM path), PEER_NEVER_NBRHD with one
+# process per neighbourhood, the progress thread the client starts
+t ex_v019 2 -g 'ex_v019: ok' -- $B/tests/seq/ex_v019
+t ex_v019_mpi_am_par 3 -e GASNET_SHM_AM=no "${AM[@]}" -g 'ex_v019: ok' -- $B/tests/par/ex_v019
+t ex_v019_nbrhds 3 -e GASNET_SUPERNODE_MAXSIZE=1 -g 'PEER_NEVER flags 0x30000' -g 'ex_v019: ok' \
+    -- $B/tests/seq/ex_v019
+t ex_v019_progress_par 2 -e GASNET_PROGRESS_THREAD=yes -g 'ex_v019: ok' -- $B/tests/par/ex_v019
+t ex_v019_defer 2 -e GASNET_PROGRESS_THREAD=yes -g 'ex_v019 defer: ok$' -- $B/tests/seq/ex_v019 defer
+t ex_v019_defer_par 2 -e GASNET_PROGRESS_THREAD=yes -g 'ex_v019 defer: ok$' -- $B/tests/par/ex_v019 defer
+t ex_v019_defer_none 2 -g 'ex_v019 defer: ok \(no threads\)' -- $B/tests/seq/ex_v019 defer
+if [ "$FLAVOR" = debug ]; then
+    t ex_v019_never_self 2 -x nonzero \
+        -g 'gex_RMA_PutBlocking: GEX_FLAG_PEER_NEVER_SELF, but rank [01] is this process' \
+        -- $B/tests/seq/ex_v019 never_self
+fi
 if [ $FULL = 1 ]; then
     # the other rank counts, each program in both thread modes, both paths
     t ex_objects 1 -g 'ex_objects: ok' -- $B/tests/par/ex_objects shm
