@@ -72,7 +72,14 @@ static gex_MK_t device_kind(void)
     } else CHECK(!cls || !strcmp(cls, "emulated"), "EX_MK_CLASS=%s: cuda or emulated", cls);
     gex_MK_t k = NULL;
     CHECK_OK(gex_MK_Create(&k, c.client, &a, 0));
-    CHECK(k != NULL && k != GEX_MK_HOST, "a device kind is a new kind");
+    CHECK(k != NULL && k != GEX_MK_HOST && k != GEX_MK_INVALID, "a device kind is a new kind");
+    /* the reference's queries */
+    CHECK(gex_MK_QueryClient(k) == c.client && gex_MK_QueryClass(k) == a.gex_class && gex_MK_QueryFlags(k) == 0,
+          "gex_MK_QueryClient/Class/Flags");
+    CHECK(gex_MK_QueryCData(k) == NULL, "a new kind's client data is NULL");
+    gex_MK_SetCData(k, &c);
+    CHECK(gex_MK_QueryCData(k) == &c, "gex_MK_SetCData");
+    gex_MK_SetCData(k, NULL);
     return k;
 }
 
