@@ -189,7 +189,11 @@ int ammpi_reply(ammpi_token_t tok, const ammpi_msg_t *m);
  * that the caller fills in place. m gives the category, destination,
  * endpoints, nargs, flags and lc; its handler and nbytes are ignored.
  * ammpi_commit sends nbytes (<= p->offer_size) from p->offer with the
- * handler and arguments chosen then; it cannot fail. */
+ * handler and arguments chosen then; it cannot fail. ammpi_commit_flags
+ * is the same, except that under AMMPI_IMMEDIATE in flags a request to a
+ * channel without room returns AMMPI_ERR_AGAIN, sending nothing (p stays
+ * prepared). ammpi_cancel gives back what ammpi_prepare took, sending
+ * nothing. */
 typedef struct {
     ammpi_msg_t msg;
     ammpi_ep_t *ep;
@@ -202,6 +206,9 @@ int ammpi_prepare(ammpi_ep_t *ep, ammpi_token_t tok, const ammpi_msg_t *m, size_
                   ammpi_prep_t *p);
 void ammpi_commit(ammpi_prep_t *p, int handler, size_t nbytes, void *dest_addr,
                   const int32_t *args);
+int ammpi_commit_flags(ammpi_prep_t *p, int handler, size_t nbytes, void *dest_addr,
+                       const int32_t *args, int flags);
+void ammpi_cancel(ammpi_prep_t *p);
 
 /* Replies: only from a request handler, at most once; never block. */
 int ammpi_reply_short(ammpi_token_t tok, int handler, int nargs, const int32_t *args);

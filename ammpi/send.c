@@ -380,7 +380,8 @@ int ammpi_prepare(ammpi_ep_t *ep, ammpi_token_t tok, const ammpi_msg_t *m, size_
     return rc;
 }
 
-void ammpi_commit(ammpi_prep_t *p, int handler, size_t nbytes, void *dest_addr, const int32_t *args)
+int ammpi_commit_flags(ammpi_prep_t *p, int handler, size_t nbytes, void *dest_addr,
+                       const int32_t *args, int flags)
 {
     ammpi_ep_t *ep = p->ep;
     ammpi_msg_t m = p->msg;
@@ -392,18 +393,20 @@ void ammpi_commit(ammpi_prep_t *p, int handler, size_t nbytes, void *dest_addr, 
     if (p->tok) m.src_ep = p->tok->hdr->ep; /* a reply comes from the request's endpoint */
     ammpi_channel_t *ch = p->tok ? p->tok->ch : route(ep, &m);
     if (ch) {
-        /* a commit cannot fail, and channels take any prepared size */
-        m.flags &= ~AMMPI_IMMEDIATE;
-        if (ch->send(ch, &m, p->tok ? p->tok->src : m.dest, p->tok ? p->tok->hdr->src_ep : m.dest_ep,
-                     p->tok != NULL) != AMMPI_OK)
-            fatal(ep, "a channel refused a prepared message");
+        /* channels take any prepared size; only a request under the
+         * commit's AMMPI_IMMEDIATE may find no room (p stays prepared) */
+        m.flags = (m.flags & ~AMMPI_IMMEDIATE) | (flags & AMMPI_IMMEDIATE);
+        int rc = ch->send(ch, &m, p->tok ? p->tok->src : m.dest, p->tok ? p->tok->hdr->src_ep : m.dest_ep,
+                          p->tok != NULL);
+        if (rc == AMMPI_ERR_AGAIN && (flags & AMMPI_IMMEDIATE)) return rc;
+        if (rc != AMMPI_OK) fatal(ep, "a channel refused a prepared message");
         /* the channel copied the payload: give back what prepare took */
         LOCK(ep);
         pool_put(&ep->ebufs, p->buf);
         if (p->large) pool_put(&ep->lbufs, p->large);
         UNLOCK(ep);
         if (p->tok) p->tok->replied = 1;
-        return;
+        return AMMPI_OK;
     }
     LOCK(ep);
     if (p->tok) {
@@ -414,6 +417,26 @@ void ammpi_commit(ammpi_prep_t *p, int handler, size_t nbytes, void *dest_addr, 
     } else {
         send_message(ep, m.category, &m, m.dest, m.dest_ep, p->buf, p->large ? &ep->lbufs : NULL,
                      m.lc != NULL);
+    }
+    UNLOCK(ep);
+    return AMMPI_OK;
+}
+
+void ammpi_commit(ammpi_prep_t *p, int handler, size_t nbytes, void *dest_addr, const int32_t *args)
+{
+    ammpi_commit_flags(p, handler, nbytes, dest_addr, args, 0);
+}
+
+void ammpi_cancel(ammpi_prep_t *p)
+{
+    ammpi_ep_t *ep = p->ep;
+    int via_channel = p->tok ? p->tok->ch != NULL : ep->channel_of && ep->channel_of[p->msg.dest];
+    LOCK(ep);
+    pool_put(&ep->ebufs, p->buf);
+    if (p->large) pool_put(&ep->lbufs, p->large);
+    if (!p->tok && !via_channel) { /* the credit and request slot prepare took */
+        ep->credits[p->msg.dest]++;
+        ep->depth_used--;
     }
     UNLOCK(ep);
 }

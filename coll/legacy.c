@@ -15,7 +15,9 @@
  */
 #include "coll.h"
 
+#include <errno.h>
 #include <gasnet_coll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -289,4 +291,94 @@ int gasnet_coll_barrier_result(gasnet_team_handle_t team, int *id)
 {
     check_team(team, "gasnet_coll_barrier_result");
     return gasnet_barrier_result(id);
+}
+
+/* ---- tuning and profiling hooks (gasnet_coll.h): nothing to tune, see
+ * there. The state file is a short text file: its first line marks it as
+ * ours, the rest says why it holds no parameters. */
+
+#define TUNING_MAGIC "# GASNet-EX over MPI: collective tuning state, version 1"
+#define PROFILE_MAGIC "# GASNet-EX over MPI: collective profile, version 1"
+
+static void check_optype(gasnet_coll_optype_t optype, const char *call)
+{
+    if ((int)optype < 0 || optype >= GASNET_COLL_NUM_COLL_OPTYPES)
+        gasneti_fatalerror("%s: optype %d is not a gasnet_coll_optype_t (0..%d)", call, (int)optype,
+                           GASNET_COLL_NUM_COLL_OPTYPES - 1);
+}
+
+/* Broadcast has one tree (binomial); the others use none. */
+int gasnet_coll_get_num_tree_classes(gasnet_team_handle_t team, gasnet_coll_optype_t optype)
+{
+    check_team(team, "gasnet_coll_get_num_tree_classes");
+    check_optype(optype, "gasnet_coll_get_num_tree_classes");
+    return optype == GASNET_COLL_BROADCAST_OP ? 1 : 0;
+}
+
+void gasnet_coll_set_tree_kind(gasnet_team_handle_t team, int tree_type, int fanout,
+                               gasnet_coll_optype_t optype)
+{
+    const char *call = "gasnet_coll_set_tree_kind";
+    check_team(team, call);
+    check_optype(optype, call);
+    if (tree_type < 0 || fanout < 1)
+        gasneti_fatalerror("%s: tree_type %d and fanout %d (a class index and a fanout of at least 1)",
+                           call, tree_type, fanout);
+    /* the tree is fixed: nothing changes */
+}
+
+void gasnet_coll_set_dissem_limit(gasnet_team_handle_t team, size_t dissemlimit,
+                                  gasnet_coll_optype_t optype)
+{
+    check_team(team, "gasnet_coll_set_dissem_limit");
+    check_optype(optype, "gasnet_coll_set_dissem_limit");
+    (void)dissemlimit; /* no algorithm switches on a size here */
+}
+
+/* Rank 0 of team writes lines to filename (or dflt). */
+static void write_note(const char *filename, const char *dflt, gasnet_team_handle_t team,
+                       const char *const *lines, const char *call)
+{
+    check_team(team, call);
+    if (team->tm->rank != 0) return;
+    const char *name = filename ? filename : dflt;
+    FILE *f = fopen(name, "w");
+    if (!f) gasneti_fatalerror("%s: cannot write %s: %s", call, name, strerror(errno));
+    for (; *lines; lines++) fprintf(f, "%s\n", *lines);
+    if (fclose(f) != 0) gasneti_fatalerror("%s: cannot write %s: %s", call, name, strerror(errno));
+}
+
+void gasnete_coll_dumpTuningState(char *filename, gasnet_team_handle_t team)
+{
+    static const char *const lines[] = {
+        TUNING_MAGIC,
+        "# No tunable parameters: the collectives use fixed algorithms (a binomial tree for",
+        "# broadcast, direct sends for scatter, gather, gather_all and exchange).",
+        NULL};
+    write_note(filename, "gasnet_coll_tuning_defaults.bin", team, lines, "gasnet_coll_dumpTuningState");
+}
+
+/* Every caller reads the file: one this library wrote is accepted (it
+ * sets nothing); another (say, the reference's) is ignored with a note,
+ * as there is nothing here it could set. A missing file is an error. */
+void gasnete_coll_loadTuningState(char *filename, gasnet_team_handle_t team)
+{
+    const char *call = "gasnet_coll_loadTuningState";
+    check_team(team, call);
+    const char *name = filename ? filename : "gasnet_coll_tuning_defaults.bin";
+    FILE *f = fopen(name, "r");
+    if (!f) gasneti_fatalerror("%s: cannot read %s: %s", call, name, strerror(errno));
+    char first[128] = "";
+    int ours = fgets(first, sizeof first, f) && !strncmp(first, TUNING_MAGIC, strlen(TUNING_MAGIC));
+    fclose(f);
+    if (!ours && team->tm->rank == 0)
+        fprintf(stderr, "GASNet %s on node %u: %s is not a tuning state this library wrote; "
+                "ignored (there is nothing to tune)\n", call, gasneti_mynode, name);
+}
+
+void gasnete_coll_dumpProfile(char *filename, gasnet_team_handle_t team)
+{
+    static const char *const lines[] = {
+        PROFILE_MAGIC, "# No profile: this library does not record collective calls.", NULL};
+    write_note(filename, "gasnet_coll_profile.bin", team, lines, "gasnet_coll_dumpProfile");
 }

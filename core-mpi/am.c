@@ -516,10 +516,18 @@ static struct gasneti_srcdesc_s *check_sd(gex_AM_SrcDesc_t sd, const char *call)
 void *gex_AM_SrcDescAddr(gex_AM_SrcDesc_t sd) { return check_sd(sd, "gex_AM_SrcDescAddr")->prep.offer; }
 size_t gex_AM_SrcDescSize(gex_AM_SrcDesc_t sd) { return check_sd(sd, "gex_AM_SrcDescSize")->prep.offer_size; }
 
-static void commit(const char *call, int category, int is_reply, gex_AM_SrcDesc_t sd_,
-                   gex_AM_Index_t handler, size_t nbytes, void *dest_addr, int numargs, va_list ap)
+/* Commit (commit_flags 0) and Commit_v2: 0 once sent; under
+ * GEX_FLAG_IMMEDIATE, non-zero when it would wait for room (only the
+ * shared-memory rings can: prepare took the credit and buffer a message
+ * through MPI needs), the descriptor still pending. */
+static int commit(const char *call, int category, int is_reply, gex_AM_SrcDesc_t sd_,
+                  gex_AM_Index_t handler, size_t nbytes, void *dest_addr, gex_Flags_t commit_flags,
+                  int numargs, va_list ap)
 {
     struct gasneti_srcdesc_s *sd = check_sd(sd_, call);
+    if (commit_flags & ~GEX_FLAG_IMMEDIATE)
+        gasneti_fatalerror("%s: commit_flags 0x%x (only GEX_FLAG_IMMEDIATE is allowed)", call,
+                           (unsigned)(commit_flags & ~GEX_FLAG_IMMEDIATE));
     if (sd->category != category || sd->is_reply != is_reply)
         gasneti_fatalerror("%s: the descriptor was prepared for a %s %s", call,
                            category_name(sd->category), sd->is_reply ? "reply" : "request");
@@ -548,20 +556,67 @@ static void commit(const char *call, int category, int is_reply, gex_AM_SrcDesc_
     }
     int32_t args[16];
     collect_args(ap, numargs, args);
-    sd->active = 0;
     /* the client's buffer in device memory: its bytes now, from host memory */
     void *staged = sd->prep.msg.src ? stage_source(sd->prep.offer, nbytes, category, via_rings,
                                                    loc, dest_addr, call) : NULL;
+    void *offer = sd->prep.offer;
+    uint32_t *lc = sd->prep.msg.lc;
     if (staged) {
         sd->prep.offer = staged;
         sd->prep.msg.lc = NULL; /* sent with local completion on return */
     }
     gasnetc_in_mpi++;
-    ammpi_commit(&sd->prep, handler, nbytes, dest_addr, args);
+    int rc = ammpi_commit_flags(&sd->prep, handler, nbytes, dest_addr, args,
+                                (commit_flags & GEX_FLAG_IMMEDIATE) ? AMMPI_IMMEDIATE : 0);
     gasnetc_in_mpi--;
     free(staged);
+    if (rc == AMMPI_ERR_AGAIN) { /* nothing sent: the Prepare stands */
+        sd->prep.offer = offer;
+        sd->prep.msg.lc = lc;
+        return 1;
+    }
+    sd->active = 0;
     deliver_lc(sd->lc_opt, sd->op);
+    return GASNET_OK;
 }
+
+/* Cancel (spec v0.19): gives back the buffer and credit of the Prepare;
+ * nothing is sent, and an lc_opt event is never handed out. */
+static int cancel(const char *call, int category, int is_reply, gex_AM_SrcDesc_t sd_, gex_Flags_t flags)
+{
+    struct gasneti_srcdesc_s *sd = check_sd(sd_, call);
+    if (sd->category != category || sd->is_reply != is_reply)
+        gasneti_fatalerror("%s: the descriptor was prepared for a %s %s", call,
+                           category_name(sd->category), sd->is_reply ? "reply" : "request");
+    if (flags) gasneti_fatalerror("%s: flags 0x%x (must be 0)", call, (unsigned)flags);
+    gasnetc_in_mpi++;
+    ammpi_cancel(&sd->prep);
+    gasnetc_in_mpi--;
+    if (sd->op) gasnete_op_free(sd->op);
+    sd->active = 0;
+    return GASNET_OK;
+}
+
+int gex_AM_CancelRequestMedium(gex_AM_SrcDesc_t sd, gex_Flags_t flags)
+{
+    return cancel("gex_AM_CancelRequestMedium", AMMPI_MEDIUM, 0, sd, flags);
+}
+
+int gex_AM_CancelReplyMedium(gex_AM_SrcDesc_t sd, gex_Flags_t flags)
+{
+    return cancel("gex_AM_CancelReplyMedium", AMMPI_MEDIUM, 1, sd, flags);
+}
+
+int gex_AM_CancelRequestLong(gex_AM_SrcDesc_t sd, gex_Flags_t flags)
+{
+    return cancel("gex_AM_CancelRequestLong", AMMPI_LONG, 0, sd, flags);
+}
+
+int gex_AM_CancelReplyLong(gex_AM_SrcDesc_t sd, gex_Flags_t flags)
+{
+    return cancel("gex_AM_CancelReplyLong", AMMPI_LONG, 1, sd, flags);
+}
+
 
 gex_AM_SrcDesc_t gex_AM_PrepareRequestMedium(gex_TM_t tm, gex_Rank_t rank, const void *client_buf,
                                              size_t least, size_t most, gex_Event_t *lc_opt,
@@ -607,29 +662,73 @@ gex_AM_SrcDesc_t gex_AM_PrepareReplyLong(gex_Token_t token, const void *client_b
 void gasnetc_AMCommitRequestMedium(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes,
                                    int numargs, ...)
 {
-    VA_COMMIT(commit("gex_AM_CommitRequestMedium", AMMPI_MEDIUM, 0, sd, handler, nbytes, NULL,
+    VA_COMMIT(commit("gex_AM_CommitRequestMedium", AMMPI_MEDIUM, 0, sd, handler, nbytes, NULL, 0,
                      numargs, ap));
 }
 
 void gasnetc_AMCommitReplyMedium(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes,
                                  int numargs, ...)
 {
-    VA_COMMIT(commit("gex_AM_CommitReplyMedium", AMMPI_MEDIUM, 1, sd, handler, nbytes, NULL,
+    VA_COMMIT(commit("gex_AM_CommitReplyMedium", AMMPI_MEDIUM, 1, sd, handler, nbytes, NULL, 0,
                      numargs, ap));
 }
 
 void gasnetc_AMCommitRequestLong(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes,
                                  void *dest_addr, int numargs, ...)
 {
-    VA_COMMIT(commit("gex_AM_CommitRequestLong", AMMPI_LONG, 0, sd, handler, nbytes, dest_addr,
+    VA_COMMIT(commit("gex_AM_CommitRequestLong", AMMPI_LONG, 0, sd, handler, nbytes, dest_addr, 0,
                      numargs, ap));
 }
 
 void gasnetc_AMCommitReplyLong(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes,
                                void *dest_addr, int numargs, ...)
 {
-    VA_COMMIT(commit("gex_AM_CommitReplyLong", AMMPI_LONG, 1, sd, handler, nbytes, dest_addr,
+    VA_COMMIT(commit("gex_AM_CommitReplyLong", AMMPI_LONG, 1, sd, handler, nbytes, dest_addr, 0,
                      numargs, ap));
+}
+
+#define VA_COMMIT_V2(expr)     \
+    do {                       \
+        va_list ap;            \
+        va_start(ap, numargs); \
+        rc = expr;             \
+        va_end(ap);            \
+    } while (0)
+
+int gasnetc_AMCommitRequestMedium_v2(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes,
+                                     gex_Flags_t commit_flags, int numargs, ...)
+{
+    int rc;
+    VA_COMMIT_V2(commit("gex_AM_CommitRequestMedium_v2", AMMPI_MEDIUM, 0, sd, handler, nbytes, NULL,
+                        commit_flags, numargs, ap));
+    return rc;
+}
+
+int gasnetc_AMCommitReplyMedium_v2(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes,
+                                   gex_Flags_t commit_flags, int numargs, ...)
+{
+    int rc;
+    VA_COMMIT_V2(commit("gex_AM_CommitReplyMedium_v2", AMMPI_MEDIUM, 1, sd, handler, nbytes, NULL,
+                        commit_flags, numargs, ap));
+    return rc;
+}
+
+int gasnetc_AMCommitRequestLong_v2(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes,
+                                   void *dest_addr, gex_Flags_t commit_flags, int numargs, ...)
+{
+    int rc;
+    VA_COMMIT_V2(commit("gex_AM_CommitRequestLong_v2", AMMPI_LONG, 0, sd, handler, nbytes, dest_addr,
+                        commit_flags, numargs, ap));
+    return rc;
+}
+
+int gasnetc_AMCommitReplyLong_v2(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, size_t nbytes,
+                                 void *dest_addr, gex_Flags_t commit_flags, int numargs, ...)
+{
+    int rc;
+    VA_COMMIT_V2(commit("gex_AM_CommitReplyLong_v2", AMMPI_LONG, 1, sd, handler, nbytes, dest_addr,
+                        commit_flags, numargs, ap));
+    return rc;
 }
 
 /* ---- polling: the network, then every registered progress hook */

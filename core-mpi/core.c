@@ -29,6 +29,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 gex_Rank_t gasneti_mynode, gasneti_nodes;
@@ -95,9 +96,24 @@ void gasneti_fatalerror(const char *fmt, ...)
     gasnett_fatalerror("%s", msg);
 }
 
-/* Prints why a core call failed and returns its error code. */
+/* Whether gasneti_report prints (gex_System_SetVerboseErrors); atomic, as
+ * any thread may set it. */
+static int verbose_errors = 1;
+
+int gex_System_GetVerboseErrors(void) { return __atomic_load_n(&verbose_errors, __ATOMIC_RELAXED); }
+
+void gex_System_SetVerboseErrors(int enable)
+{
+    if (enable != 0 && enable != 1)
+        gasneti_fatalerror("gex_System_SetVerboseErrors: %d (pass 1 or 0)", enable);
+    __atomic_store_n(&verbose_errors, enable, __ATOMIC_RELAXED);
+}
+
+/* Prints why a core call failed (unless the client turned verbose errors
+ * off) and returns its error code. */
 int gasneti_report(const char *call, int code, const char *fmt, ...)
 {
+    if (!gex_System_GetVerboseErrors()) return code;
     char msg[512];
     va_list ap;
     va_start(ap, fmt);
@@ -454,9 +470,11 @@ int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p, cons
     if (!client_p || !ep_p || !tm_p || !clientName)
         return gasneti_report(call, GASNET_ERR_BAD_ARG, "NULL %s", !clientName ? "clientName"
                               : !client_p ? "client_p" : !ep_p ? "ep_p" : "tm_p");
-    if (flags & ~GEX_FLAG_USES_GASNET1)
+    const gex_Flags_t known = GEX_FLAG_USES_GASNET1 | GEX_FLAG_DEFER_THREADS;
+    if (flags & ~known)
         return gasneti_report(call, GASNET_ERR_BAD_ARG, "unknown flags 0x%x (only "
-                              "GEX_FLAG_USES_GASNET1 is defined)", (unsigned)(flags & ~GEX_FLAG_USES_GASNET1));
+                              "GEX_FLAG_USES_GASNET1 and GEX_FLAG_DEFER_THREADS are defined)",
+                              (unsigned)(flags & ~known));
     start_job(argc, argv);
     start_client(clientName, flags);
     *client_p = gasneti_client;
@@ -465,8 +483,30 @@ int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p, cons
     gasnetc_in_mpi++;
     MPI_Barrier(gasnetc_comm);
     gasnetc_in_mpi--;
-    gasnetc_progress_start();
+    gasnetc_progress_start((flags & GEX_FLAG_DEFER_THREADS) != 0);
     return GASNET_OK;
+}
+
+/* The library keeps no table of threads (their state is thread-local), so
+ * PAR and PARSYNC have no limit of their own: the answer is the system's,
+ * the smaller of the kernel's thread limit and this user's process limit. */
+uint64_t gex_System_QueryMaxThreads(void)
+{
+#if defined(GASNET_PAR) || defined(GASNET_PARSYNC)
+    uint64_t limit = UINT64_MAX;
+    FILE *f = fopen("/proc/sys/kernel/threads-max", "r");
+    unsigned long long kmax;
+    if (f) {
+        if (fscanf(f, "%llu", &kmax) == 1 && kmax > 0) limit = kmax;
+        fclose(f);
+    }
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NPROC, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < limit)
+        limit = rl.rlim_cur;
+    return limit;
+#else
+    return 1;
+#endif
 }
 
 uintptr_t gasnet_getMaxLocalSegmentSize(void)
@@ -638,7 +678,7 @@ int gasnet_attach(gasnet_handlerentry_t *table, int numentries, uintptr_t segsiz
                            AMMPI_ACCEPT_ANY, -1);
         }
         segment_finish();
-        gasnetc_progress_start();
+        gasnetc_progress_start(0);
     }
     free(index);
     return rc;

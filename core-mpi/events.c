@@ -167,21 +167,25 @@ int gasnete_test_one(gex_Event_t ev, const char *call)
     return try_event(ev, call) ? GASNET_OK : GASNET_ERR_NOT_READY;
 }
 
-/* Completed entries become INVALID; returns how many live ones remain. */
+/* Completed entries become INVALID; returns how many live ones remain.
+ * Leaves are tried before roots: an array may hold a root and its own
+ * leaves in any order (spec v0.14), and a complete root is recycled, its
+ * leaves complete with it. */
 static size_t sweep(gex_Event_t *ev, size_t n, size_t *completed, const char *call)
 {
     size_t left = 0;
     gasnete_pack_flush();
     if (n && !ev) gasneti_fatalerror("%s: NULL event array of %zu entries", call, n);
-    for (size_t i = 0; i < n; i++) {
-        if (ev[i] == GEX_EVENT_INVALID) continue;
-        if (try_event(ev[i], call)) {
-            ev[i] = GEX_EVENT_INVALID;
-            ++*completed;
-        } else {
-            left++;
+    for (int leaves = 1; leaves >= 0; leaves--)
+        for (size_t i = 0; i < n; i++) {
+            if (ev[i] == GEX_EVENT_INVALID || is_leaf(ev[i]) != leaves) continue;
+            if (try_event(ev[i], call)) {
+                ev[i] = GEX_EVENT_INVALID;
+                ++*completed;
+            } else {
+                left++;
+            }
         }
-    }
     return left;
 }
 

@@ -59,7 +59,7 @@ int gex_EP_Create(gex_EP_t *_ep_p, gex_Client_t _client, gex_EP_Capabilities_t _
 gex_TM_t gex_TM_Pair(gex_EP_t _local_ep, gex_EP_Index_t _remote_ep_index);
 int gex_Segment_Create(gex_Segment_t *_segment_p, gex_Client_t _client, gex_Addr_t _address,
                        uintptr_t _length, gex_MK_t _kind, gex_Flags_t _flags);
-int gex_Segment_Destroy(gex_Segment_t _segment, gex_Flags_t _flags);
+void gex_Segment_Destroy(gex_Segment_t _segment, gex_Flags_t _flags);
 int gex_EP_BindSegment(gex_EP_t _ep, gex_Segment_t _segment, gex_Flags_t _flags);
 int gex_EP_PublishBoundSegment(gex_TM_t tm, gex_EP_t *_eps, size_t _num_eps, gex_Flags_t _flags);
 gex_Event_t gex_EP_QueryBoundSegmentNB(gex_TM_t tm, gex_Rank_t _rank, void **_owneraddr_p,
@@ -96,6 +96,31 @@ void gex_System_QueryHostInfo(gex_RankInfo_t **_info_p, gex_Rank_t *_info_count_
                               gex_Rank_t *_my_info_index_p);
 void gex_System_QueryMyPosition(gex_Rank_t *_nbrhd_set_size_p, gex_Rank_t *_nbrhd_set_rank_p,
                                 gex_Rank_t *_host_set_size_p, gex_Rank_t *_host_set_rank_p);
+
+/* ---- system queries of spec v0.13-v0.18 */
+/* Whether calls that return a non-fatal error also print it on stderr (on
+ * by default); Set takes 1 or 0. */
+int gex_System_GetVerboseErrors(void);
+void gex_System_SetVerboseErrors(int _enable);
+/* The most client threads that may be inside GASNet at once: 1 in SEQ. */
+uint64_t gex_System_QueryMaxThreads(void);
+/* Non-zero when the progress thread runs (handlers may run on it). */
+int gex_System_QueryHiddenAMConcurrencyLevel(void);
+
+/* Deferred progress threads (spec v0.18): under GEX_FLAG_DEFER_THREADS the
+ * library starts none of its threads; the client asks once for the list
+ * and runs each gex_progress_fn(gex_progress_arg) in a joinable POSIX
+ * thread. gasnet_exit stops and joins them. */
+#define GEX_THREAD_ROLE_RCV (1U << 0) /* may run handlers */
+#define GEX_THREAD_ROLE_SND (1U << 1) /* never runs handlers */
+typedef struct {
+    const char *gex_device_list;
+    unsigned int gex_thread_roles;
+    void *(*gex_progress_fn)(void *);
+    void *gex_progress_arg;
+} gex_ProgressThreadInfo_t;
+int gex_System_QueryProgressThreads(gex_Client_t _client, unsigned int *_count_p,
+                                    const gex_ProgressThreadInfo_t **_info_p, gex_Flags_t _flags);
 
 /* GASNet-1 calls EX keeps (§7.3) */
 void gasnet_exit(int _exitcode) __attribute__((__noreturn__));
@@ -143,6 +168,12 @@ size_t gex_Token_MaxReplyMedium(gex_Token_t _token, const gex_Event_t *_lc_opt, 
 #define GEX_TI_IS_LONG ((gex_TI_t)1U << 3)
 #define GEX_TI_EP ((gex_TI_t)1U << 4)
 #define GEX_TI_ALL ((gex_TI_t)(1U << 5) - 1)
+/* gex_Token_Info answers every field for every token (spec v0.17). */
+#define GASNET_SUPPORTS_TI_SRCRANK 1
+#define GASNET_SUPPORTS_TI_EP 1
+#define GASNET_SUPPORTS_TI_ENTRY 1
+#define GASNET_SUPPORTS_TI_IS_REQ 1
+#define GASNET_SUPPORTS_TI_IS_LONG 1
 gex_TI_t gex_Token_Info(gex_Token_t _token, gex_Token_Info_t *_info, gex_TI_t _mask);
 
 /* Private: the flag GASNet-1's AM macros pass, so that messages name the
@@ -181,6 +212,12 @@ gex_AM_SrcDesc_t gex_AM_PrepareReplyLong(gex_Token_t _token, const void *_client
                                          size_t _least_payload, size_t _most_payload,
                                          void *_dest_addr, gex_Event_t *_lc_opt, gex_Flags_t _flags,
                                          unsigned int _numargs);
+/* A payload up to the eager size that the client writes into GASNet's
+ * buffer is sent from there: one copy fewer than a fixed-payload AM. */
+#define GASNET_NATIVE_NP_ALLOC_REQ_MEDIUM 1
+#define GASNET_NATIVE_NP_ALLOC_REP_MEDIUM 1
+#define GASNET_NATIVE_NP_ALLOC_REQ_LONG 1
+#define GASNET_NATIVE_NP_ALLOC_REP_LONG 1
 void *gex_AM_SrcDescAddr(gex_AM_SrcDesc_t _sd);
 size_t gex_AM_SrcDescSize(gex_AM_SrcDesc_t _sd);
 void gasnetc_AMCommitRequestMedium(gex_AM_SrcDesc_t _sd, gex_AM_Index_t _handler, size_t _nbytes,
@@ -191,6 +228,25 @@ void gasnetc_AMCommitRequestLong(gex_AM_SrcDesc_t _sd, gex_AM_Index_t _handler, 
                                  void *_dest_addr, int _numargs, ...);
 void gasnetc_AMCommitReplyLong(gex_AM_SrcDesc_t _sd, gex_AM_Index_t _handler, size_t _nbytes,
                                void *_dest_addr, int _numargs, ...);
+
+/* Spec v0.19: Cancel gives up a Prepare (nothing is sent, the buffer and
+ * credit it took are released); Commit_v2 takes commit_flags (0 or
+ * GEX_FLAG_IMMEDIATE) and returns 0 once sent, or non-zero having sent
+ * nothing, the descriptor still pending (only under IMMEDIATE). */
+#define GASNET_SUPPORTS_AM_CANCEL 1
+#define GASNET_SUPPORTS_AM_COMMIT_V2 1
+int gex_AM_CancelRequestMedium(gex_AM_SrcDesc_t _sd, gex_Flags_t _flags);
+int gex_AM_CancelReplyMedium(gex_AM_SrcDesc_t _sd, gex_Flags_t _flags);
+int gex_AM_CancelRequestLong(gex_AM_SrcDesc_t _sd, gex_Flags_t _flags);
+int gex_AM_CancelReplyLong(gex_AM_SrcDesc_t _sd, gex_Flags_t _flags);
+int gasnetc_AMCommitRequestMedium_v2(gex_AM_SrcDesc_t _sd, gex_AM_Index_t _handler, size_t _nbytes,
+                                     gex_Flags_t _commit_flags, int _numargs, ...);
+int gasnetc_AMCommitReplyMedium_v2(gex_AM_SrcDesc_t _sd, gex_AM_Index_t _handler, size_t _nbytes,
+                                   gex_Flags_t _commit_flags, int _numargs, ...);
+int gasnetc_AMCommitRequestLong_v2(gex_AM_SrcDesc_t _sd, gex_AM_Index_t _handler, size_t _nbytes,
+                                   void *_dest_addr, gex_Flags_t _commit_flags, int _numargs, ...);
+int gasnetc_AMCommitReplyLong_v2(gex_AM_SrcDesc_t _sd, gex_AM_Index_t _handler, size_t _nbytes,
+                                 void *_dest_addr, gex_Flags_t _commit_flags, int _numargs, ...);
 
 /* ---- polling */
 int gasnet_AMPoll(void);
@@ -237,6 +293,8 @@ void gasnetc_block_poll(int *_idle);
                                          7, 6, 5, 4, 3, 2, 1, 0, x)
 #define GASNETI_NARGS8(...) GASNETI_PICK(__VA_ARGS__, 17, 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, \
                                          5, 4, 3, 2, 1, 0, x)
+#define GASNETI_NARGS5(...) GASNETI_PICK(__VA_ARGS__, 20, 19, 18, 17, 16, 15, 14, 13, 12, 11, 10, \
+                                         9, 8, 7, 6, 5, 4, 3, 2, 1, 0, x)
 #define gex_AM_RequestShort(...) GASNETI_CONCAT(gex_AM_RequestShort, GASNETI_NARGS4(__VA_ARGS__))(__VA_ARGS__)
 #define gex_AM_RequestMedium(...) GASNETI_CONCAT(gex_AM_RequestMedium, GASNETI_NARGS7(__VA_ARGS__))(__VA_ARGS__)
 #define gex_AM_RequestLong(...) GASNETI_CONCAT(gex_AM_RequestLong, GASNETI_NARGS8(__VA_ARGS__))(__VA_ARGS__)
@@ -247,6 +305,10 @@ void gasnetc_block_poll(int *_idle);
 #define gex_AM_CommitReplyMedium(...) GASNETI_CONCAT(gex_AM_CommitReplyMedium, GASNETI_NARGS3(__VA_ARGS__))(__VA_ARGS__)
 #define gex_AM_CommitRequestLong(...) GASNETI_CONCAT(gex_AM_CommitRequestLong, GASNETI_NARGS4(__VA_ARGS__))(__VA_ARGS__)
 #define gex_AM_CommitReplyLong(...) GASNETI_CONCAT(gex_AM_CommitReplyLong, GASNETI_NARGS4(__VA_ARGS__))(__VA_ARGS__)
+#define gex_AM_CommitRequestMedium_v2(...) GASNETI_CONCAT(GASNETI_CONCAT(gex_AM_CommitRequestMedium, GASNETI_NARGS4(__VA_ARGS__)), _v2)(__VA_ARGS__)
+#define gex_AM_CommitReplyMedium_v2(...) GASNETI_CONCAT(GASNETI_CONCAT(gex_AM_CommitReplyMedium, GASNETI_NARGS4(__VA_ARGS__)), _v2)(__VA_ARGS__)
+#define gex_AM_CommitRequestLong_v2(...) GASNETI_CONCAT(GASNETI_CONCAT(gex_AM_CommitRequestLong, GASNETI_NARGS5(__VA_ARGS__)), _v2)(__VA_ARGS__)
+#define gex_AM_CommitReplyLong_v2(...) GASNETI_CONCAT(GASNETI_CONCAT(gex_AM_CommitReplyLong, GASNETI_NARGS5(__VA_ARGS__)), _v2)(__VA_ARGS__)
 
 #define gex_AM_RequestShort0(tm, _r, h, f) gasnetc_AMRequestShort(tm, _r, h, f, 0)
 #define gex_AM_RequestShort1(tm, _r, h, f, ...) gasnetc_AMRequestShort(tm, _r, h, f, 1 GASNETI_ARGS1(__VA_ARGS__))
@@ -427,6 +489,79 @@ void gasnetc_block_poll(int *_idle);
 #define gex_AM_CommitReplyLong14(_sd, h, _n, _d, ...) gasnetc_AMCommitReplyLong(_sd, h, _n, _d, 14 GASNETI_ARGS14(__VA_ARGS__))
 #define gex_AM_CommitReplyLong15(_sd, h, _n, _d, ...) gasnetc_AMCommitReplyLong(_sd, h, _n, _d, 15 GASNETI_ARGS15(__VA_ARGS__))
 #define gex_AM_CommitReplyLong16(_sd, h, _n, _d, ...) gasnetc_AMCommitReplyLong(_sd, h, _n, _d, 16 GASNETI_ARGS16(__VA_ARGS__))
+
+/* the _v2 Commits: commit_flags after nbytes (Medium) or dest_addr (Long) */
+#define gex_AM_CommitRequestMedium0_v2(_sd, h, _n, _f) gasnetc_AMCommitRequestMedium_v2(_sd, h, _n, _f, 0)
+#define gex_AM_CommitRequestMedium1_v2(_sd, h, _n, _f, ...) gasnetc_AMCommitRequestMedium_v2(_sd, h, _n, _f, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium2_v2(_sd, h, _n, _f, ...) gasnetc_AMCommitRequestMedium_v2(_sd, h, _n, _f, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium3_v2(_sd, h, _n, _f, ...) gasnetc_AMCommitRequestMedium_v2(_sd, h, _n, _f, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium4_v2(_sd, h, _n, _f, ...) gasnetc_AMCommitRequestMedium_v2(_sd, h, _n, _f, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium5_v2(_sd, h, _n, _f, ...) gasnetc_AMCommitRequestMedium_v2(_sd, h, _n, _f, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium6_v2(_sd, h, _n, _f, ...) gasnetc_AMCommitRequestMedium_v2(_sd, h, _n, _f, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium7_v2(_sd, h, _n, _f, ...) gasnetc_AMCommitRequestMedium_v2(_sd, h, _n, _f, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium8_v2(_sd, h, _n, _f, ...) gasnetc_AMCommitRequestMedium_v2(_sd, h, _n, _f, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium9_v2(_sd, h, _n, _f, ...) gasnetc_AMCommitRequestMedium_v2(_sd, h, _n, _f, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium10_v2(_sd, h, _n, _f, ...) gasnetc_AMCommitRequestMedium_v2(_sd, h, _n, _f, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium11_v2(_sd, h, _n, _f, ...) gasnetc_AMCommitRequestMedium_v2(_sd, h, _n, _f, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium12_v2(_sd, h, _n, _f, ...) gasnetc_AMCommitRequestMedium_v2(_sd, h, _n, _f, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium13_v2(_sd, h, _n, _f, ...) gasnetc_AMCommitRequestMedium_v2(_sd, h, _n, _f, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium14_v2(_sd, h, _n, _f, ...) gasnetc_AMCommitRequestMedium_v2(_sd, h, _n, _f, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium15_v2(_sd, h, _n, _f, ...) gasnetc_AMCommitRequestMedium_v2(_sd, h, _n, _f, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gex_AM_CommitRequestMedium16_v2(_sd, h, _n, _f, ...) gasnetc_AMCommitRequestMedium_v2(_sd, h, _n, _f, 16 GASNETI_ARGS16(__VA_ARGS__))
+
+#define gex_AM_CommitReplyMedium0_v2(_sd, h, _n, _f) gasnetc_AMCommitReplyMedium_v2(_sd, h, _n, _f, 0)
+#define gex_AM_CommitReplyMedium1_v2(_sd, h, _n, _f, ...) gasnetc_AMCommitReplyMedium_v2(_sd, h, _n, _f, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium2_v2(_sd, h, _n, _f, ...) gasnetc_AMCommitReplyMedium_v2(_sd, h, _n, _f, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium3_v2(_sd, h, _n, _f, ...) gasnetc_AMCommitReplyMedium_v2(_sd, h, _n, _f, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium4_v2(_sd, h, _n, _f, ...) gasnetc_AMCommitReplyMedium_v2(_sd, h, _n, _f, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium5_v2(_sd, h, _n, _f, ...) gasnetc_AMCommitReplyMedium_v2(_sd, h, _n, _f, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium6_v2(_sd, h, _n, _f, ...) gasnetc_AMCommitReplyMedium_v2(_sd, h, _n, _f, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium7_v2(_sd, h, _n, _f, ...) gasnetc_AMCommitReplyMedium_v2(_sd, h, _n, _f, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium8_v2(_sd, h, _n, _f, ...) gasnetc_AMCommitReplyMedium_v2(_sd, h, _n, _f, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium9_v2(_sd, h, _n, _f, ...) gasnetc_AMCommitReplyMedium_v2(_sd, h, _n, _f, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium10_v2(_sd, h, _n, _f, ...) gasnetc_AMCommitReplyMedium_v2(_sd, h, _n, _f, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium11_v2(_sd, h, _n, _f, ...) gasnetc_AMCommitReplyMedium_v2(_sd, h, _n, _f, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium12_v2(_sd, h, _n, _f, ...) gasnetc_AMCommitReplyMedium_v2(_sd, h, _n, _f, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium13_v2(_sd, h, _n, _f, ...) gasnetc_AMCommitReplyMedium_v2(_sd, h, _n, _f, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium14_v2(_sd, h, _n, _f, ...) gasnetc_AMCommitReplyMedium_v2(_sd, h, _n, _f, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium15_v2(_sd, h, _n, _f, ...) gasnetc_AMCommitReplyMedium_v2(_sd, h, _n, _f, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gex_AM_CommitReplyMedium16_v2(_sd, h, _n, _f, ...) gasnetc_AMCommitReplyMedium_v2(_sd, h, _n, _f, 16 GASNETI_ARGS16(__VA_ARGS__))
+
+#define gex_AM_CommitRequestLong0_v2(_sd, h, _n, _d, _f) gasnetc_AMCommitRequestLong_v2(_sd, h, _n, _d, _f, 0)
+#define gex_AM_CommitRequestLong1_v2(_sd, h, _n, _d, _f, ...) gasnetc_AMCommitRequestLong_v2(_sd, h, _n, _d, _f, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gex_AM_CommitRequestLong2_v2(_sd, h, _n, _d, _f, ...) gasnetc_AMCommitRequestLong_v2(_sd, h, _n, _d, _f, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gex_AM_CommitRequestLong3_v2(_sd, h, _n, _d, _f, ...) gasnetc_AMCommitRequestLong_v2(_sd, h, _n, _d, _f, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gex_AM_CommitRequestLong4_v2(_sd, h, _n, _d, _f, ...) gasnetc_AMCommitRequestLong_v2(_sd, h, _n, _d, _f, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gex_AM_CommitRequestLong5_v2(_sd, h, _n, _d, _f, ...) gasnetc_AMCommitRequestLong_v2(_sd, h, _n, _d, _f, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gex_AM_CommitRequestLong6_v2(_sd, h, _n, _d, _f, ...) gasnetc_AMCommitRequestLong_v2(_sd, h, _n, _d, _f, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gex_AM_CommitRequestLong7_v2(_sd, h, _n, _d, _f, ...) gasnetc_AMCommitRequestLong_v2(_sd, h, _n, _d, _f, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gex_AM_CommitRequestLong8_v2(_sd, h, _n, _d, _f, ...) gasnetc_AMCommitRequestLong_v2(_sd, h, _n, _d, _f, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gex_AM_CommitRequestLong9_v2(_sd, h, _n, _d, _f, ...) gasnetc_AMCommitRequestLong_v2(_sd, h, _n, _d, _f, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gex_AM_CommitRequestLong10_v2(_sd, h, _n, _d, _f, ...) gasnetc_AMCommitRequestLong_v2(_sd, h, _n, _d, _f, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gex_AM_CommitRequestLong11_v2(_sd, h, _n, _d, _f, ...) gasnetc_AMCommitRequestLong_v2(_sd, h, _n, _d, _f, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gex_AM_CommitRequestLong12_v2(_sd, h, _n, _d, _f, ...) gasnetc_AMCommitRequestLong_v2(_sd, h, _n, _d, _f, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gex_AM_CommitRequestLong13_v2(_sd, h, _n, _d, _f, ...) gasnetc_AMCommitRequestLong_v2(_sd, h, _n, _d, _f, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gex_AM_CommitRequestLong14_v2(_sd, h, _n, _d, _f, ...) gasnetc_AMCommitRequestLong_v2(_sd, h, _n, _d, _f, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gex_AM_CommitRequestLong15_v2(_sd, h, _n, _d, _f, ...) gasnetc_AMCommitRequestLong_v2(_sd, h, _n, _d, _f, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gex_AM_CommitRequestLong16_v2(_sd, h, _n, _d, _f, ...) gasnetc_AMCommitRequestLong_v2(_sd, h, _n, _d, _f, 16 GASNETI_ARGS16(__VA_ARGS__))
+
+#define gex_AM_CommitReplyLong0_v2(_sd, h, _n, _d, _f) gasnetc_AMCommitReplyLong_v2(_sd, h, _n, _d, _f, 0)
+#define gex_AM_CommitReplyLong1_v2(_sd, h, _n, _d, _f, ...) gasnetc_AMCommitReplyLong_v2(_sd, h, _n, _d, _f, 1 GASNETI_ARGS1(__VA_ARGS__))
+#define gex_AM_CommitReplyLong2_v2(_sd, h, _n, _d, _f, ...) gasnetc_AMCommitReplyLong_v2(_sd, h, _n, _d, _f, 2 GASNETI_ARGS2(__VA_ARGS__))
+#define gex_AM_CommitReplyLong3_v2(_sd, h, _n, _d, _f, ...) gasnetc_AMCommitReplyLong_v2(_sd, h, _n, _d, _f, 3 GASNETI_ARGS3(__VA_ARGS__))
+#define gex_AM_CommitReplyLong4_v2(_sd, h, _n, _d, _f, ...) gasnetc_AMCommitReplyLong_v2(_sd, h, _n, _d, _f, 4 GASNETI_ARGS4(__VA_ARGS__))
+#define gex_AM_CommitReplyLong5_v2(_sd, h, _n, _d, _f, ...) gasnetc_AMCommitReplyLong_v2(_sd, h, _n, _d, _f, 5 GASNETI_ARGS5(__VA_ARGS__))
+#define gex_AM_CommitReplyLong6_v2(_sd, h, _n, _d, _f, ...) gasnetc_AMCommitReplyLong_v2(_sd, h, _n, _d, _f, 6 GASNETI_ARGS6(__VA_ARGS__))
+#define gex_AM_CommitReplyLong7_v2(_sd, h, _n, _d, _f, ...) gasnetc_AMCommitReplyLong_v2(_sd, h, _n, _d, _f, 7 GASNETI_ARGS7(__VA_ARGS__))
+#define gex_AM_CommitReplyLong8_v2(_sd, h, _n, _d, _f, ...) gasnetc_AMCommitReplyLong_v2(_sd, h, _n, _d, _f, 8 GASNETI_ARGS8(__VA_ARGS__))
+#define gex_AM_CommitReplyLong9_v2(_sd, h, _n, _d, _f, ...) gasnetc_AMCommitReplyLong_v2(_sd, h, _n, _d, _f, 9 GASNETI_ARGS9(__VA_ARGS__))
+#define gex_AM_CommitReplyLong10_v2(_sd, h, _n, _d, _f, ...) gasnetc_AMCommitReplyLong_v2(_sd, h, _n, _d, _f, 10 GASNETI_ARGS10(__VA_ARGS__))
+#define gex_AM_CommitReplyLong11_v2(_sd, h, _n, _d, _f, ...) gasnetc_AMCommitReplyLong_v2(_sd, h, _n, _d, _f, 11 GASNETI_ARGS11(__VA_ARGS__))
+#define gex_AM_CommitReplyLong12_v2(_sd, h, _n, _d, _f, ...) gasnetc_AMCommitReplyLong_v2(_sd, h, _n, _d, _f, 12 GASNETI_ARGS12(__VA_ARGS__))
+#define gex_AM_CommitReplyLong13_v2(_sd, h, _n, _d, _f, ...) gasnetc_AMCommitReplyLong_v2(_sd, h, _n, _d, _f, 13 GASNETI_ARGS13(__VA_ARGS__))
+#define gex_AM_CommitReplyLong14_v2(_sd, h, _n, _d, _f, ...) gasnetc_AMCommitReplyLong_v2(_sd, h, _n, _d, _f, 14 GASNETI_ARGS14(__VA_ARGS__))
+#define gex_AM_CommitReplyLong15_v2(_sd, h, _n, _d, _f, ...) gasnetc_AMCommitReplyLong_v2(_sd, h, _n, _d, _f, 15 GASNETI_ARGS15(__VA_ARGS__))
+#define gex_AM_CommitReplyLong16_v2(_sd, h, _n, _d, _f, ...) gasnetc_AMCommitReplyLong_v2(_sd, h, _n, _d, _f, 16 GASNETI_ARGS16(__VA_ARGS__))
 
 #ifdef __cplusplus
 }

@@ -249,7 +249,9 @@ const char *gasnetc_exit_notice_error(const int64_t *msg, int words, long nodes,
 
 /* ---- progress thread (progress.c) */
 int gasnetc_progress_thread_wanted(void); /* GASNET_PROGRESS_THREAD, read early */
-void gasnetc_progress_start(void);        /* when the client may communicate */
+/* When the client may communicate; with defer (GEX_FLAG_DEFER_THREADS)
+ * the thread is only made ready for the client to start. */
+void gasnetc_progress_start(int defer);
 void gasnetc_progress_stop(void);
 /* Keeps the progress thread out of MPI while a caller makes MPI calls of
  * its own (collectives at attach), which MPI_THREAD_SERIALIZED requires. */

@@ -194,7 +194,7 @@ int gex_Segment_Create(gex_Segment_t *segment_p, gex_Client_t client, gex_Addr_t
     return GASNET_OK;
 }
 
-int gex_Segment_Destroy(gex_Segment_t segment, gex_Flags_t flags)
+void gex_Segment_Destroy(gex_Segment_t segment, gex_Flags_t flags)
 {
     const char *call = "gex_Segment_Destroy";
     gasneti_segment_t seg = import_segment(segment, call);
@@ -224,7 +224,6 @@ int gex_Segment_Destroy(gex_Segment_t segment, gex_Flags_t flags)
     seg->cdata = *list;
     *list = seg;
     pthread_mutex_unlock(&table_lock);
-    return GASNET_OK;
 }
 
 /* ammpi's copy into a device segment (ctx: its kind) */

@@ -43,7 +43,7 @@ extern gex_TM_t gasneti_tm0;
 /* Flags the fast path may ignore (the rest go to the library's checks). */
 #define GASNETI_FAST_FLAGS (GEX_FLAG_IMMEDIATE | GEX_FLAG_SELF_SEG_UNKNOWN | GEX_FLAG_SELF_SEG_SOME | \
                             GEX_FLAG_SELF_SEG_BOUND | GEX_FLAG_PEER_SEG_UNKNOWN |                      \
-                            GEX_FLAG_PEER_SEG_SOME | GEX_FLAG_PEER_SEG_BOUND)
+                            GEX_FLAG_PEER_SEG_SOME | GEX_FLAG_PEER_SEG_BOUND | GEX_FLAG_PEER_NEVER_SELF)
 
 /* Where [addr, addr+n) of rank's segment lies in this process by table
  * (rank < gasneti_nodes), or NULL where it is not mapped here. */
@@ -62,6 +62,7 @@ static inline int gasneti_pshm_addr(gex_TM_t tm, gex_Rank_t _rank, const void *_
                                     const void *_laddr, gex_Flags_t _flags, char **_here)
 {
     const gasneti_pshm_t *_table = __atomic_load_n(&gasneti_pshm_fast, __ATOMIC_RELAXED);
+    /* (PEER_NEVER_NBRHD is not a fast flag: no neighbour of the peer is mapped here) */
     if (!GASNETI_FAST_PATHS || tm != gasneti_tm0 || !_table || _rank >= gasneti_nodes || !_laddr ||
         (_flags & ~GASNETI_FAST_FLAGS))
         return 0;

@@ -8,14 +8,31 @@
 #include "extended.h"
 
 /* Flags every RMA call accepts: IMMEDIATE (never needed: puts and gets
- * do not wait for resources here) and the segment assertions. */
+ * do not wait for resources here), the segment assertions and the peer
+ * assertions (the header's fast path skips its lookup under
+ * PEER_NEVER_NBRHD; debug builds check both here). */
 #define RMA_FLAGS (GEX_FLAG_IMMEDIATE | GEX_FLAG_SELF_SEG_UNKNOWN | GEX_FLAG_SELF_SEG_SOME | \
                    GEX_FLAG_SELF_SEG_BOUND | GEX_FLAG_SELF_SEG_OFFSET |                      \
                    GEX_FLAG_PEER_SEG_UNKNOWN | GEX_FLAG_PEER_SEG_SOME |                      \
                    GEX_FLAG_PEER_SEG_BOUND | GEX_FLAG_PEER_SEG_OFFSET | GEX_FLAG_LC_COPY_YES | \
-                   GEX_FLAG_LC_COPY_NO)
+                   GEX_FLAG_LC_COPY_NO | GEX_FLAG_PEER_NEVER_SELF | GEX_FLAG_PEER_NEVER_NBRHD)
 
-static gasneti_tm_t check_call(gex_TM_t tm, gex_Flags_t flags, const char *call)
+#ifdef GASNET_DEBUG
+static void check_peer_never(gasneti_tm_t t, gex_Rank_t rank, gex_Flags_t flags, const char *call)
+{
+    if (!(flags & (GEX_FLAG_PEER_NEVER_SELF | GEX_FLAG_PEER_NEVER_NBRHD)) || rank >= t->size) return;
+    gex_Rank_t jobrank = gasneti_tm_member(t, rank).gex_rank;
+    if (jobrank == gasneti_mynode)
+        gasneti_fatalerror("%s: GEX_FLAG_PEER_NEVER_%s, but rank %u is this process", call,
+                           (flags & GEX_FLAG_PEER_NEVER_SELF) ? "SELF" : "NBRHD", rank);
+    if ((flags & GEX_FLAG_PEER_NEVER_NBRHD) &&
+        gasneti_nodeinfo[jobrank].supernode == gasneti_nodeinfo[gasneti_mynode].supernode)
+        gasneti_fatalerror("%s: GEX_FLAG_PEER_NEVER_NBRHD, but rank %u (node %u) is in this "
+                           "process's neighbourhood", call, rank, jobrank);
+}
+#endif
+
+static gasneti_tm_t check_call(gex_TM_t tm, gex_Rank_t rank, gex_Flags_t flags, const char *call)
 {
     GASNETI_CHECK_INIT(call);
     gasneti_tm_t t = gasneti_import_tm(tm, call);
@@ -28,6 +45,11 @@ static gasneti_tm_t check_call(gex_TM_t tm, gex_Flags_t flags, const char *call)
     if (__builtin_popcount(flags & self) > 1 || __builtin_popcount(flags & peer) > 1)
         gasneti_fatalerror("%s: flags 0x%x give more than one SELF_SEG or PEER_SEG assertion", call,
                            (unsigned)flags);
+#ifdef GASNET_DEBUG
+    check_peer_never(t, rank, flags, call);
+#else
+    (void)rank;
+#endif
     return t;
 }
 
@@ -58,7 +80,7 @@ int gasnete_RMA_PutBlocking(gex_TM_t tm, gex_Rank_t rank, void *dest, const void
                         gex_Flags_t flags)
 {
     const char *call = "gex_RMA_PutBlocking";
-    gasneti_tm_t t = check_call(tm, flags, call);
+    gasneti_tm_t t = check_call(tm, rank, flags, call);
     gasnete_op_t op = GASNETE_OP_INIT;
     gasnete_put(&op, t, rank, dest, src, nbytes, LC_NOW, NULL, call);
     gasnete_wait(&op, call);
@@ -69,7 +91,7 @@ int gasnete_RMA_PutNBI(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src
                    gex_Event_t *lc_opt, gex_Flags_t flags)
 {
     const char *call = "gex_RMA_PutNBI";
-    gasneti_tm_t t = check_call(tm, flags, call);
+    gasneti_tm_t t = check_call(tm, rank, flags, call);
     uint32_t *lc;
     int mode = lc_mode(lc_opt, 0, NULL, &lc, call);
     gasnete_put(gasnete_nbi_op(), t, rank, dest, src, nbytes, mode, lc, call);
@@ -80,7 +102,7 @@ gex_Event_t gasnete_RMA_PutNB(gex_TM_t tm, gex_Rank_t rank, void *dest, const vo
                           gex_Event_t *lc_opt, gex_Flags_t flags)
 {
     const char *call = "gex_RMA_PutNB";
-    gasneti_tm_t t = check_call(tm, flags, call);
+    gasneti_tm_t t = check_call(tm, rank, flags, call);
     gasnete_op_t *op = gasnete_op_alloc(OP_EOP);
     uint32_t *lc;
     int mode = lc_mode(lc_opt, 1, op, &lc, call);
@@ -96,7 +118,7 @@ int gasnete_RMA_GetBlocking(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src,
                         gex_Flags_t flags)
 {
     const char *call = "gex_RMA_GetBlocking";
-    gasneti_tm_t t = check_call(tm, flags, call);
+    gasneti_tm_t t = check_call(tm, rank, flags, call);
     gasnete_op_t op = GASNETE_OP_INIT;
     gasnete_get(&op, t, dest, rank, src, nbytes, call);
     gasnete_wait(&op, call);
@@ -107,7 +129,7 @@ int gasnete_RMA_GetNBI(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size
                    gex_Flags_t flags)
 {
     const char *call = "gex_RMA_GetNBI";
-    gasneti_tm_t t = check_call(tm, flags, call);
+    gasneti_tm_t t = check_call(tm, rank, flags, call);
     gasnete_get(gasnete_nbi_op(), t, dest, rank, src, nbytes, call);
     return 0;
 }
@@ -116,7 +138,7 @@ gex_Event_t gasnete_RMA_GetNB(gex_TM_t tm, void *dest, gex_Rank_t rank, void *sr
                           gex_Flags_t flags)
 {
     const char *call = "gex_RMA_GetNB";
-    gasneti_tm_t t = check_call(tm, flags, call);
+    gasneti_tm_t t = check_call(tm, rank, flags, call);
     gasnete_op_t *op = gasnete_op_alloc(OP_EOP);
     gasnete_get(op, t, dest, rank, src, nbytes, call);
     return gasnete_event_of(op);
@@ -126,7 +148,7 @@ gex_RMA_Value_t gex_RMA_GetBlockingVal(gex_TM_t tm, gex_Rank_t rank, void *src, 
                                        gex_Flags_t flags)
 {
     const char *call = "gex_RMA_GetBlockingVal";
-    gasneti_tm_t t = check_call(tm, flags, call);
+    gasneti_tm_t t = check_call(tm, rank, flags, call);
     gasnete_op_t op = GASNETE_OP_INIT;
     gasnete_get_val(&op, t, rank, src, nbytes, call);
     gasnete_wait(&op, call);
@@ -137,7 +159,7 @@ int gex_RMA_PutBlockingVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_Val
                            size_t nbytes, gex_Flags_t flags)
 {
     const char *call = "gex_RMA_PutBlockingVal";
-    gasneti_tm_t t = check_call(tm, flags, call);
+    gasneti_tm_t t = check_call(tm, rank, flags, call);
     gasnete_op_t op = GASNETE_OP_INIT;
     gasnete_put_val(&op, t, rank, dest, value, nbytes, call);
     gasnete_wait(&op, call);
@@ -148,7 +170,7 @@ int gex_RMA_PutNBIVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_Value_t 
                       size_t nbytes, gex_Flags_t flags)
 {
     const char *call = "gex_RMA_PutNBIVal";
-    gasneti_tm_t t = check_call(tm, flags, call);
+    gasneti_tm_t t = check_call(tm, rank, flags, call);
     gasnete_put_val(gasnete_nbi_op(), t, rank, dest, value, nbytes, call);
     return 0;
 }
@@ -157,7 +179,7 @@ gex_Event_t gex_RMA_PutNBVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_V
                              size_t nbytes, gex_Flags_t flags)
 {
     const char *call = "gex_RMA_PutNBVal";
-    gasneti_tm_t t = check_call(tm, flags, call);
+    gasneti_tm_t t = check_call(tm, rank, flags, call);
     gasnete_op_t *op = gasnete_op_alloc(OP_EOP);
     gasnete_put_val(op, t, rank, dest, value, nbytes, call);
     return gasnete_event_of(op);

@@ -119,6 +119,41 @@ int gasnet_coll_barrier_try(gasnet_team_handle_t _team, int _id, int _flags);
 int gasnet_coll_barrier(gasnet_team_handle_t _team, int _id, int _flags);
 int gasnet_coll_barrier_result(gasnet_team_handle_t _team, int *_id);
 
+/* Tuning and profiling hooks of GASNet-1's autotuner (coll/legacy.c).
+ * The collectives here use fixed algorithms (a binomial tree for
+ * broadcast, direct sends for the others, dissemination for barriers),
+ * so there is nothing to tune: the setters check their arguments and
+ * change nothing; dumpTuningState writes a state file that says so,
+ * which loadTuningState accepts; dumpProfile writes a file saying no
+ * profile is kept. The files are written by the team's rank 0 (NULL
+ * filename: gasnet_coll_tuning_defaults.bin / gasnet_coll_profile.bin). */
+typedef enum {
+    GASNET_COLL_BROADCAST_OP = 0,
+    GASNET_COLL_SCATTER_OP,
+    GASNET_COLL_GATHER_OP,
+    GASNET_COLL_GATHER_ALL_OP,
+    GASNET_COLL_EXCHANGE_OP,
+    GASNET_COLL_NUM_COLL_OPTYPES
+} gasnet_coll_optype_t;
+typedef enum {
+    GASNET_COLL_TREE_TYPE = 0,
+    GASNET_COLL_PIPE_SEG_SIZE,
+    GASNET_COLL_DISSEM_RADIX,
+    GASNET_COLL_NUM_PARAM_TYPES
+} gasnet_coll_tuning_param_type_t;
+typedef void (*gasnet_coll_overlap_sample_work_t)(void *_arg);
+int gasnet_coll_get_num_tree_classes(gasnet_team_handle_t _team, gasnet_coll_optype_t _optype);
+void gasnet_coll_set_tree_kind(gasnet_team_handle_t _team, int _tree_type, int _fanout,
+                               gasnet_coll_optype_t _optype);
+void gasnet_coll_set_dissem_limit(gasnet_team_handle_t _team, size_t _dissemlimit,
+                                  gasnet_coll_optype_t _optype);
+void gasnete_coll_dumpTuningState(char *_filename, gasnet_team_handle_t _team);
+void gasnete_coll_loadTuningState(char *_filename, gasnet_team_handle_t _team);
+void gasnete_coll_dumpProfile(char *_filename, gasnet_team_handle_t _team);
+#define gasnet_coll_dumpTuningState(FILENAME, TEAM) gasnete_coll_dumpTuningState((FILENAME), (TEAM))
+#define gasnet_coll_loadTuningState(FILENAME, TEAM) gasnete_coll_loadTuningState((FILENAME), (TEAM))
+#define gasnet_coll_dumpProfile(FILENAME, TEAM) gasnete_coll_dumpProfile((FILENAME), (TEAM))
+
 #ifdef __cplusplus
 }
 #endif

@@ -92,9 +92,14 @@ typedef uint32_t gex_OP_t;
 #define GEX_FLAG_PEER_SEG_OFFSET ((gex_Flags_t)1U << 8)
 #define GEX_FLAG_LC_COPY_YES ((gex_Flags_t)1U << 14)
 #define GEX_FLAG_LC_COPY_NO ((gex_Flags_t)1U << 15)
+/* gex_RMA_* only (spec v0.14): the peer is not this process / not in this
+ * neighbourhood (NBRHD implies SELF). Debug builds check the assertion. */
+#define GEX_FLAG_PEER_NEVER_SELF ((gex_Flags_t)1U << 16)
+#define GEX_FLAG_PEER_NEVER_NBRHD ((gex_Flags_t)1U << 17)
 
-#define GEX_FLAG_AM_PREPARE_LEAST_CLIENT ((gex_Flags_t)1U << 9)
-#define GEX_FLAG_AM_PREPARE_LEAST_ALLOC ((gex_Flags_t)1U << 10)
+/* the values of the 2021-2025 releases (clients check them statically) */
+#define GEX_FLAG_AM_PREPARE_LEAST_CLIENT ((gex_Flags_t)1U << 11)
+#define GEX_FLAG_AM_PREPARE_LEAST_ALLOC ((gex_Flags_t)1U << 12)
 
 #define GEX_FLAG_AD_MY_RANK ((gex_Flags_t)1U << 9)
 #define GEX_FLAG_AD_MY_NBRHD ((gex_Flags_t)1U << 10)
@@ -116,6 +121,9 @@ typedef uint32_t gex_OP_t;
 #define GEX_FLAG_ENABLE_LEAF_LC ((gex_Flags_t)1U << 9)
 
 #define GEX_FLAG_USES_GASNET1 ((gex_Flags_t)1U << 0)
+/* gex_Client_Init (spec v0.18): the client starts the progress threads
+ * itself (gex_System_QueryProgressThreads) */
+#define GEX_FLAG_DEFER_THREADS ((gex_Flags_t)1U << 1)
 
 #define GEX_FLAG_TM_SCRATCH_SIZE_MIN ((gex_Flags_t)1U << 0)
 #define GEX_FLAG_TM_SCRATCH_SIZE_RECOMMENDED ((gex_Flags_t)1U << 1)

@@ -38,6 +38,13 @@ typedef struct {
 int gex_MK_Create(gex_MK_t *_kind_p, gex_Client_t _client, const gex_MK_Create_args_t *_args,
                   gex_Flags_t _flags);
 void gex_MK_Destroy(gex_MK_t _kind, gex_Flags_t _flags);
+/* The reference's queries of a created kind (not GEX_MK_HOST): client
+ * data, the flags it was created with (0), its client and class. */
+void gex_MK_SetCData(gex_MK_t _kind, const void *_val);
+void *gex_MK_QueryCData(gex_MK_t _kind);
+gex_Flags_t gex_MK_QueryFlags(gex_MK_t _kind);
+gex_Client_t gex_MK_QueryClient(gex_MK_t _kind);
+gex_MK_Class_t gex_MK_QueryClass(gex_MK_t _kind);
 
 /* GASNETI_MK_CLASS_EMULATED (gex_MK_Class_t, not part of the spec): an
  * emulated device for this library's tests, no GPU needed. Its device

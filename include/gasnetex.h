@@ -124,9 +124,12 @@ extern "C" {
 #define GASNET_MAXNODES 0x7FFFFFFFu
 #define GASNET_MAXEPS 64
 #define GEX_AM_INDEX_BASE 128
-/* Handlers run only on threads inside GASNet calls, except with the
- * opt-in GASNET_PROGRESS_THREAD=yes (see README). */
-#define GASNET_HIDDEN_AM_CONCURRENCY_LEVEL 0
+/* Handlers may run on the library's progress thread (a receive thread,
+ * GASNET_PROGRESS_THREAD=yes, core-mpi/progress.c), which every build
+ * has; gex_System_QueryHiddenAMConcurrencyLevel says whether it runs.
+ * There is no send thread. */
+#define GASNET_HIDDEN_AM_CONCURRENCY_LEVEL 1
+#define GASNET_RCV_THREAD 1
 #define SIZEOF_GEX_RMA_VALUE_T 8
 #define GASNET_NULL_ARGV_OK 1
 /* Segments are placed wherever mmap puts them: no alignment promise. */
@@ -179,6 +182,7 @@ typedef struct {
  * gasnet_mk.h creates the others. The old names are aliases. */
 typedef struct gasneti_mk_s *gex_MK_t;
 #define GEX_MK_HOST ((gex_MK_t)(uintptr_t)1)
+#define GEX_MK_INVALID ((gex_MK_t)0)
 typedef gex_MK_t gex_MemKind_t;
 #define GEX_MEMKIND_HOST GEX_MK_HOST
 typedef enum {
@@ -192,6 +196,7 @@ typedef enum {
  * defined (to 1) only when the CUDA class was built. HIP and ZE are never
  * built here. */
 
+#define GEX_CLIENT_INVALID ((gex_Client_t)0)
 #define GEX_SEGMENT_INVALID ((gex_Segment_t)0)
 #define GEX_TM_INVALID ((gex_TM_t)0)
 #define GEX_EP_INVALID ((gex_EP_t)0)

@@ -41,7 +41,7 @@ const gasneti_mk_class_t gasneti_mk_class_host = {
     NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
 };
 struct gasneti_mk_s gasneti_mk_host = {GASNETI_MK_MAGIC, &gasneti_mk_class_host, GEX_MK_CLASS_HOST,
-                                       NULL, 0, NULL, NULL, PTHREAD_MUTEX_INITIALIZER};
+                                       NULL, 0, NULL, NULL, PTHREAD_MUTEX_INITIALIZER, NULL};
 
 gasneti_mk_t gasneti_mk_import(gex_MK_t kind, const char *call)
 {
@@ -119,7 +119,7 @@ int gex_MK_Create(gex_MK_t *kind_p, gex_Client_t client, const gex_MK_Create_arg
     if (!mk) mk = calloc(1, sizeof *mk);
     if (!mk) return gasneti_report(call, GASNET_ERR_RESOURCE, "out of memory");
     *mk = (struct gasneti_mk_s){GASNETI_MK_MAGIC, cls, args->gex_class, client, device, NULL, NULL,
-                                PTHREAD_MUTEX_INITIALIZER};
+                                PTHREAD_MUTEX_INITIALIZER, NULL};
     char why[256] = "";
     int rc = cls->create ? cls->create(mk, args, why, sizeof why) : GASNET_OK;
     if (rc != GASNET_OK) {
@@ -136,6 +136,25 @@ int gex_MK_Create(gex_MK_t *kind_p, gex_Client_t client, const gex_MK_Create_arg
     *kind_p = mk;
     return GASNET_OK;
 }
+
+/* A created kind, for the queries GEX_MK_HOST has no answer to. */
+static gasneti_mk_t created_kind(gex_MK_t kind, const char *call)
+{
+    if (kind == GEX_MK_HOST)
+        gasneti_fatalerror("%s: GEX_MK_HOST is predefined: only kinds from gex_MK_Create have "
+                           "client data and properties", call);
+    return gasneti_mk_import(kind, call);
+}
+
+void gex_MK_SetCData(gex_MK_t kind, const void *val) { created_kind(kind, "gex_MK_SetCData")->cdata = (void *)val; }
+void *gex_MK_QueryCData(gex_MK_t kind) { return created_kind(kind, "gex_MK_QueryCData")->cdata; }
+gex_Flags_t gex_MK_QueryFlags(gex_MK_t kind)
+{
+    created_kind(kind, "gex_MK_QueryFlags");
+    return 0; /* gex_MK_Create takes flags 0 only */
+}
+gex_Client_t gex_MK_QueryClient(gex_MK_t kind) { return created_kind(kind, "gex_MK_QueryClient")->client; }
+gex_MK_Class_t gex_MK_QueryClass(gex_MK_t kind) { return created_kind(kind, "gex_MK_QueryClass")->class_id; }
 
 void gex_MK_Destroy(gex_MK_t kind, gex_Flags_t flags)
 {
@@ -410,7 +429,7 @@ static int nkinds;
 /* The emulated class needs no device state: its imports can always be made. */
 static struct gasneti_mk_s emulated_any = {GASNETI_MK_MAGIC, &gasneti_mk_class_emulated,
                                            GASNETI_MK_CLASS_EMULATED, NULL, 0, NULL, NULL,
-                                           PTHREAD_MUTEX_INITIALIZER};
+                                           PTHREAD_MUTEX_INITIALIZER, NULL};
 
 static gasneti_mk_t kind_of_class(gex_MK_Class_t c)
 {

@@ -96,6 +96,7 @@ struct gasneti_mk_s {
     void *priv;  /* the class's state (CUDA: its primary context) */
     char *bounce; /* pinned buffer for small host-device copies (memkind.c) */
     pthread_mutex_t bounce_lock;
+    void *cdata; /* gex_MK_SetCData */
 };
 
 extern const gasneti_mk_class_t gasneti_mk_class_host;

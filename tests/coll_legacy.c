@@ -19,11 +19,16 @@
  *   that precedes the call (IN_NOSYNC lets data move as soon as any
  *   member has entered);
  * - all five in flight at once, synced with gasnet_coll_wait_sync_all;
- * - the team barriers on GASNET_TEAM_ALL.
+ * - the team barriers on GASNET_TEAM_ALL;
+ * - the tuning hooks (nothing to tune here, gasnet_coll.h): the tree-class
+ *   count, the setters (the collectives still work after them), and the
+ *   state and profile files: written by rank 0, marked as this library's,
+ *   and the state file loaded by every rank.
  */
 #include "test.h"
 
 #include <gasnet_coll.h>
+#include <unistd.h>
 
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -209,6 +214,48 @@ static void bad(const char *what)
     gasnet_exit(0);
 }
 
+/* The first line of path starts with prefix. */
+static int first_line_is(const char *path, const char *prefix)
+{
+    FILE *f = fopen(path, "r");
+    char line[160] = "";
+    int ok = f && fgets(line, sizeof line, f) && !strncmp(line, prefix, strlen(prefix));
+    if (f) fclose(f);
+    return ok;
+}
+
+static void tuning(void)
+{
+    CHECK(gasnet_coll_get_num_tree_classes(GASNET_TEAM_ALL, GASNET_COLL_BROADCAST_OP) == 1,
+          "broadcast has one tree class");
+    CHECK(gasnet_coll_get_num_tree_classes(GASNET_TEAM_ALL, GASNET_COLL_EXCHANGE_OP) == 0,
+          "exchange uses no tree");
+    gasnet_coll_set_tree_kind(GASNET_TEAM_ALL, 0, 2, GASNET_COLL_BROADCAST_OP);
+    gasnet_coll_set_dissem_limit(GASNET_TEAM_ALL, 1024, GASNET_COLL_GATHER_ALL_OP);
+    /* file names unique to this job: node 0's pid, broadcast */
+    uint64_t pid = me == 0 ? (uint64_t)getpid() : 0;
+    gasnet_coll_broadcast(GASNET_TEAM_ALL, &pid, 0, &pid, sizeof pid,
+                          GASNET_COLL_IN_MYSYNC | GASNET_COLL_OUT_MYSYNC | GASNET_COLL_LOCAL);
+    char state[96], profile[96];
+    snprintf(state, sizeof state, "/tmp/coll_legacy_tuning.%llu", (unsigned long long)pid);
+    snprintf(profile, sizeof profile, "/tmp/coll_legacy_profile.%llu", (unsigned long long)pid);
+    gasnet_coll_dumpTuningState(state, GASNET_TEAM_ALL);
+    gasnet_coll_dumpProfile(profile, GASNET_TEAM_ALL);
+    BARRIER();
+    if (me == 0) {
+        CHECK(first_line_is(state, "# GASNet-EX over MPI: collective tuning state"),
+              "%s is not a tuning state file", state);
+        CHECK(first_line_is(profile, "# GASNet-EX over MPI: collective profile"),
+              "%s is not a profile file", profile);
+    }
+    gasnet_coll_loadTuningState(state, GASNET_TEAM_ALL); /* every rank; the file is shared */
+    BARRIER();
+    if (me == 0) {
+        unlink(state);
+        unlink(profile);
+    }
+}
+
 int main(int argc, char **argv)
 {
     test_start(&argc, &argv, NULL, 0, SEGSIZE);
@@ -255,6 +302,12 @@ int main(int argc, char **argv)
     int id = -1;
     CHECK(gasnet_coll_barrier_result(GASNET_TEAM_ALL, &id) == 0 && id == 7,
           "barrier_result: id %d", id);
+    tuning();
+    /* the collectives are unchanged by the setters */
+    value = me == 0 ? 0xfeedull : 0;
+    gasnet_coll_broadcast(GASNET_TEAM_ALL, &value, 0, &value, sizeof value,
+                          GASNET_COLL_IN_MYSYNC | GASNET_COLL_OUT_MYSYNC | GASNET_COLL_LOCAL);
+    CHECK(value == 0xfeedull, "broadcast after the setters gave 0x%llx", (unsigned long long)value);
 
     MSG0("coll_legacy: ok (%s, %ld cases, %u ranks)", matrix ? "matrix" : "quick", ncases, n);
     BARRIER();

@@ -72,7 +72,14 @@ static gex_MK_t device_kind(void)
     } else CHECK(!cls || !strcmp(cls, "emulated"), "EX_MK_CLASS=%s: cuda or emulated", cls);
     gex_MK_t k = NULL;
     CHECK_OK(gex_MK_Create(&k, c.client, &a, 0));
-    CHECK(k != NULL && k != GEX_MK_HOST, "a device kind is a new kind");
+    CHECK(k != NULL && k != GEX_MK_HOST && k != GEX_MK_INVALID, "a device kind is a new kind");
+    /* the reference's queries */
+    CHECK(gex_MK_QueryClient(k) == c.client && gex_MK_QueryClass(k) == a.gex_class && gex_MK_QueryFlags(k) == 0,
+          "gex_MK_QueryClient/Class/Flags");
+    CHECK(gex_MK_QueryCData(k) == NULL, "a new kind's client data is NULL");
+    gex_MK_SetCData(k, &c);
+    CHECK(gex_MK_QueryCData(k) == &c, "gex_MK_SetCData");
+    gex_MK_SetCData(k, NULL);
     return k;
 }
 
@@ -240,7 +247,7 @@ static void rig_up(size_t slot, gex_EP_Capabilities_t caps)
 static void rig_down(void)
 {
     ex_barrier(c.tm);
-    CHECK_OK(gex_Segment_Destroy(g.seg, 0));
+    gex_Segment_Destroy(g.seg, 0);
     if (g.client_mem) gasneti_mk_test_free(g.kind, g.client_mem, (c.n + 1) * g.slot);
     gex_MK_Destroy(g.kind, 0);
     free(g.buf);
@@ -917,7 +924,7 @@ static void test_segs(void)
     CHECK_OK(gex_Segment_Create(&s, c.client, NULL, 3 * 4096, k, 0));
     CHECK(gex_EP_BindSegment(c.ep, s, 0) == GASNET_ERR_BAD_ARG,
           "a device segment cannot be bound to the primordial endpoint");
-    CHECK_OK(gex_Segment_Destroy(s, 0));
+    gex_Segment_Destroy(s, 0);
     unsigned char out[100];
     for (int i = 0; i < 20; i++) {
         gex_EP_t ep;
@@ -937,7 +944,7 @@ static void test_segs(void)
         gasneti_mk_test_copy(GEX_MK_HOST, out, k, (char *)gex_Segment_QueryAddr(s) + 8 * l, sizeof out);
         CHECK(ex_verify(out, sizeof out, (unsigned)i) == sizeof out, "round %d", i);
         ex_barrier(c.tm);
-        CHECK_OK(gex_Segment_Destroy(s, 0));
+        gex_Segment_Destroy(s, 0);
         if (gex_EP_QueryIndex(ep) + 1 >= GASNET_MAXEPS) break;
     }
     gex_MK_Destroy(k, 0);

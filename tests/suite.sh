@@ -670,6 +670,23 @@ t ex_clients_ad_local_am_par 2 -T 60 "${AM[@]}" -g 'ex_clients: ok' -- $B/tests/
 t ex_clients_flags 3 -T 60 -g 'ex_clients: ok' -- $B/tests/seq/ex_clients flags
 t ex_clients_query_null 2 -g 'ex_clients: ok' -- $B/tests/seq/ex_clients query_null
 t ex_clients_query_null_gasnet1 2 -g 'ex_clients: ok' -- $B/tests/seq/ex_clients query_null gasnet1
+# the additions of 2020.11-2025.8 (spec v0.19, tests/ex_v019.c): NPAM
+# Cancel and Commit_v2 through the rings and through MPI (credits), a
+# root and its leaf in one array (AM path), PEER_NEVER_NBRHD with one
+# process per neighbourhood, the progress thread the client starts
+t ex_v019 2 -g 'ex_v019: ok' -- $B/tests/seq/ex_v019
+t ex_v019_mpi_am_par 3 -e GASNET_SHM_AM=no "${AM[@]}" -g 'ex_v019: ok' -- $B/tests/par/ex_v019
+t ex_v019_nbrhds 3 -e GASNET_SUPERNODE_MAXSIZE=1 -g 'PEER_NEVER flags 0x30000' -g 'ex_v019: ok' \
+    -- $B/tests/seq/ex_v019
+t ex_v019_progress_par 2 -e GASNET_PROGRESS_THREAD=yes -g 'ex_v019: ok' -- $B/tests/par/ex_v019
+t ex_v019_defer 2 -e GASNET_PROGRESS_THREAD=yes -g 'ex_v019 defer: ok$' -- $B/tests/seq/ex_v019 defer
+t ex_v019_defer_par 2 -e GASNET_PROGRESS_THREAD=yes -g 'ex_v019 defer: ok$' -- $B/tests/par/ex_v019 defer
+t ex_v019_defer_none 2 -g 'ex_v019 defer: ok \(no threads\)' -- $B/tests/seq/ex_v019 defer
+if [ "$FLAVOR" = debug ]; then
+    t ex_v019_never_self 2 -x nonzero \
+        -g 'gex_RMA_PutBlocking: GEX_FLAG_PEER_NEVER_SELF, but rank [01] is this process' \
+        -- $B/tests/seq/ex_v019 never_self
+fi
 if [ $FULL = 1 ]; then
     # the other rank counts, each program in both thread modes, both paths
     t ex_objects 1 -g 'ex_objects: ok' -- $B/tests/par/ex_objects shm
@@ -767,7 +784,7 @@ val_zero|FATAL ERROR: node 0 of 2: gex_RMA_PutNBIVal: .*\b0\b
 medium_size|FATAL ERROR: node 0 of 2: gex_AM_RequestMedium[0-9]*: .*[0-9]+|BADARG
 flags_rma|FATAL ERROR: node 0 of 2: gex_RMA_PutBlocking: .*0x1000
 flags_two_self|FATAL ERROR: node 0 of 2: gex_RMA_GetBlocking: .*(0xc|SELF)
-flags_am|FATAL ERROR: node 0 of 2: gex_AM_RequestMedium[0-9]*: .*(0x200|PREPARE_LEAST)|BADARG
+flags_am|FATAL ERROR: node 0 of 2: gex_AM_RequestMedium[0-9]*: .*(0x800|PREPARE_LEAST)|BADARG
 flags_event|FATAL ERROR: node 0 of 2: gex_Event_TestAll: .*0x1\b
 flags_nbi|FATAL ERROR: node 0 of 2: gex_NBI_Test: .*0x1\b
 flags_barrier|FATAL ERROR: node 0 of 2: gex_Coll_BarrierNB: .*0x1\b
