@@ -278,7 +278,20 @@ static void check_errors_and_names(void)
         for (int j = 0; j < i; j++) CHECK(codes[i] != codes[j], "codes %d and %d collide", i, j);
     }
     CHECK(!strcmp(gasnet_ErrorName(424242), "*unknown*"), "unknown code name");
-    CHECK(strstr(GASNET_CONFIG_STRING, "SPEC=0.10") != NULL, "%s", GASNET_CONFIG_STRING);
+    /* one spec level everywhere: the EX header, gasnet_config.h and the
+     * configuration string (release 2025.8, EX spec 0.19) */
+    CHECK(strstr(GASNET_CONFIG_STRING, "SPEC=0.19") != NULL, "%s", GASNET_CONFIG_STRING);
+    CHECK(GEX_SPEC_VERSION_MAJOR == 0 && GEX_SPEC_VERSION_MINOR == 19, "GEX_SPEC_VERSION %d.%d",
+          GEX_SPEC_VERSION_MAJOR, GEX_SPEC_VERSION_MINOR);
+    CHECK(GASNETI_EX_SPEC_VERSION_MAJOR == GEX_SPEC_VERSION_MAJOR &&
+              GASNETI_EX_SPEC_VERSION_MINOR == GEX_SPEC_VERSION_MINOR,
+          "gasnet_config.h's spec %d.%d", GASNETI_EX_SPEC_VERSION_MAJOR, GASNETI_EX_SPEC_VERSION_MINOR);
+    CHECK(GASNET_RELEASE_VERSION_MAJOR == 2025 && GASNET_RELEASE_VERSION_MINOR == 8 &&
+              GASNETT_RELEASE_VERSION_MAJOR == 2025 && GASNETT_RELEASE_VERSION_MINOR == 8 &&
+              GASNETT_SPEC_VERSION_MAJOR == 1 && GASNETT_SPEC_VERSION_MINOR == 20,
+          "release %d.%d, tools %d.%d spec %d.%d", GASNET_RELEASE_VERSION_MAJOR, GASNET_RELEASE_VERSION_MINOR,
+          GASNETT_RELEASE_VERSION_MAJOR, GASNETT_RELEASE_VERSION_MINOR, GASNETT_SPEC_VERSION_MAJOR,
+          GASNETT_SPEC_VERSION_MINOR);
 #ifdef GASNET_SEQ
     CHECK(strstr(GASNET_CONFIG_STRING, "THREADMODEL=SEQ") != NULL, "%s", GASNET_CONFIG_STRING);
 #else
