@@ -47,6 +47,9 @@ enum {
 /* Message categories, and what a handler accepts (an OR of them). */
 enum { AMMPI_SHORT = 1, AMMPI_MEDIUM = 2, AMMPI_LONG = 4, AMMPI_REQUEST = 8, AMMPI_REPLY = 16 };
 #define AMMPI_ACCEPT_ANY 31
+/* Registration flag: the handler parses its Medium payload, so a channel's
+ * message (memory its sender can still write) reaches it as a private copy. */
+#define AMMPI_PRIVATE 32
 
 typedef struct ammpi_ep ammpi_ep_t;
 typedef struct ammpi_token *ammpi_token_t;
@@ -103,8 +106,9 @@ const ammpi_config_t *ammpi_config(const ammpi_ep_t *ep);
  * ammpi_set_handler registers at endpoint index 0 for every category and
  * argument count. ammpi_register names the index, the categories the
  * handler accepts (an OR of AMMPI_SHORT/MEDIUM/LONG with AMMPI_REQUEST
- * and/or AMMPI_REPLY) and its argument count (-1: any); a message that
- * does not fit is rejected as malformed, its handler not run. */
+ * and/or AMMPI_REPLY, and optionally AMMPI_PRIVATE) and its argument
+ * count (-1: any); a message that does not fit is rejected as malformed,
+ * its handler not run. */
 int ammpi_set_handler(ammpi_ep_t *ep, int index, ammpi_handler_fn fn);
 int ammpi_register(ammpi_ep_t *ep, int ep_index, int index, ammpi_handler_fn fn,
                    unsigned accepts, int nargs);

@@ -170,6 +170,8 @@ struct ammpi_ep {
     uint16_t *credits;  /* requests we may still send to p */
     uint16_t *owed;     /* credits we owe p for handled requests */
     uint16_t *incoming; /* requests from p not yet credited back */
+    uint16_t *held;     /* credits of p's replies whose separate payload is still arriving */
+    uint32_t *scan_mark; /* arrived_payload: the scan that found p's oldest payload unfinished */
     int *owed_list, owed_count; /* peers owed[p] grew for since the last flush */
     uint8_t *owed_listed;
 
@@ -194,7 +196,8 @@ struct ammpi_ep {
     pool_t lbufs;   /* large buffers: AMMPI_MAX_MEDIUM bytes */
     pool_t hbufs;   /* copies of IMMEDIATE Long requests: AMMPI_MAX_LONG_REQUEST bytes */
     pool_t pends;   /* pending_t records */
-    pending_t *pending; /* payloads being received, in arrival order */
+    pending_t *pending, **pending_tail; /* payloads being received, in arrival order */
+    uint32_t scans;     /* arrived_payload's scans, for scan_mark */
     int next_tag;
 
     ammpi_stats_t stats;

@@ -5,6 +5,7 @@
 
 #include <limits.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* sends in MPI before a poll reclaims their buffers (at once when a
@@ -60,7 +61,14 @@ static int validate(ammpi_ep_t *ep, int src, const char *buf, int count, int via
         ammpi_protocol_error(ep, src, "unknown message kind %d", h->kind);
         return -1;
     }
-    int room = via_channel ? 0 : ep->cfg.credits_pp - ep->credits[src];
+    /* a reply over MPI returns its request's credit (and maybe more owed):
+     * one that returns none answers nothing we sent */
+    int room = via_channel ? 0 : ep->cfg.credits_pp - ep->credits[src] - ep->held[src];
+    if (is_reply && !via_channel && h->credits == 0) {
+        ammpi_protocol_error(ep, src, "%s reply for handler %d returns no credit: it answers no "
+                             "request", kind_name(kind), h->handler);
+        return -1;
+    }
     if (h->credits > room) {
         ammpi_protocol_error(ep, src, "returns %u credits, but only %d requests are outstanding",
                              h->credits, room);
@@ -171,30 +179,62 @@ static void start_payload(ammpi_ep_t *ep, int src, const ammpi_hdr_t *h)
     p->temp = temp;
     p->payload = payload;
     MPI_Irecv(p->payload, (int)h->nbytes, MPI_BYTE, src, h->tag, ep->payload_comm, &p->req);
-    p->next = ep->pending;
-    ep->pending = p;
+    p->next = NULL;
+    if (!ep->pending) ep->pending_tail = &ep->pending;
+    *ep->pending_tail = p;
+    ep->pending_tail = &p->next;
 }
 
+/* A reply with a separate payload holds its credits until the payload has
+ * arrived: so a peer has at most C replies' payloads pending here (and C
+ * requests', by incoming[]), whatever it sends. */
 static void take_credits(ammpi_ep_t *ep, int src, const ammpi_hdr_t *h)
 {
-    ep->credits[src] = (uint16_t)(ep->credits[src] + h->credits);
+    if ((h->kind & K_REPLY) && (h->flags & F_SEPARATE))
+        ep->held[src] = (uint16_t)(ep->held[src] + h->credits);
+    else
+        ep->credits[src] = (uint16_t)(ep->credits[src] + h->credits);
     if ((h->kind & K_REPLY) == 0 && h->kind != K_CREDIT) ep->incoming[src]++;
 }
 
-/* A separate payload that has fully arrived, or NULL. */
+static void release_held(ammpi_ep_t *ep, const pending_t *p)
+{
+    if (!(p->hdr.kind & K_REPLY)) return;
+    ep->held[p->src] = (uint16_t)(ep->held[p->src] - p->hdr.credits);
+    ep->credits[p->src] = (uint16_t)(ep->credits[p->src] + p->hdr.credits);
+}
+
+/* The oldest separate payload that has fully arrived and has no older one
+ * from the same peer still arriving, or NULL: a peer's messages with
+ * separate payloads run in the order their headers came. */
 static pending_t *arrived_payload(ammpi_ep_t *ep)
 {
+    uint32_t scan = ++ep->scans;
+    if (scan == 0) { /* wrapped: marks of the first scan would look current */
+        memset(ep->scan_mark, 0, (size_t)ep->size * sizeof *ep->scan_mark);
+        scan = ep->scans = 1;
+    }
     for (pending_t **pp = &ep->pending; *pp; pp = &(*pp)->next) {
         int done = 0, count = 0;
         MPI_Status st;
+        if (ep->scan_mark[(*pp)->src] == scan) continue;
         int rc = MPI_Test(&(*pp)->req, &done, &st);
-        if (!done && rc == MPI_SUCCESS) continue;
+        if (!done && rc == MPI_SUCCESS) {
+            ep->scan_mark[(*pp)->src] = scan;
+            continue;
+        }
         pending_t *p = *pp;
         *pp = p->next;
+        if (!*pp) ep->pending_tail = pp;
+        release_held(ep, p);
         if (rc == MPI_SUCCESS) MPI_Get_count(&st, MPI_BYTE, &count);
         if (rc != MPI_SUCCESS || (uint32_t)count != p->hdr.nbytes) {
+            char why[MPI_MAX_ERROR_STRING] = "";
+            int n = 0;
+            if (rc != MPI_SUCCESS) MPI_Error_string(rc, why, &n);
             ammpi_protocol_error(ep, p->src, "payload for handler %d: %d bytes arrived, %u "
-                                 "announced", p->hdr.handler, count, p->hdr.nbytes);
+                                 "announced%s%s", p->hdr.handler, count, p->hdr.nbytes,
+                                 rc != MPI_SUCCESS ? ": MPI_Test: " : "", why);
             if (p->temp) pool_put(p->temp, p->payload);
             pool_put(&ep->pends, p);
             return arrived_payload(ep);
@@ -383,21 +423,57 @@ int ammpi_poll_internal(ammpi_ep_t *ep)
     return handled;
 }
 
+/* A channel's message lies in memory its sender can still write (a
+ * shared-memory ring): the header and arguments are copied out before they
+ * are checked, and only the copy is used afterwards; a handler registered
+ * with AMMPI_PRIVATE (one that parses its payload) gets the payload copied
+ * too, into this thread's buffer. Everything else reads the payload in
+ * place: its bytes are the sender's data, whatever they are. */
+static __thread char *private_payload;
+static pthread_key_t private_key; /* frees a thread's buffer when it exits */
+static pthread_once_t private_once = PTHREAD_ONCE_INIT;
+static void private_key_init(void) { pthread_key_create(&private_key, free); }
+
+static char *private_buffer(void)
+{
+    if (!private_payload) {
+        pthread_once(&private_once, private_key_init);
+        if (posix_memalign((void **)&private_payload, 16, AMMPI_MAX_MEDIUM)) return NULL;
+        pthread_setspecific(private_key, private_payload);
+    }
+    return private_payload;
+}
+
 int ammpi_deliver(ammpi_ep_t *ep, ammpi_channel_t *ch, int src, const void *msg, size_t len)
 {
-    const ammpi_hdr_t *h = msg;
+    struct {
+        ammpi_hdr_t h;
+        int32_t args[AMMPI_MAX_ARGS];
+    } c;
     if (len > INT_MAX || src < 0 || src >= ep->size) {
         ammpi_protocol_error(ep, src, "a channel delivered %zu bytes from node %d", len, src);
         return -1;
     }
+    memcpy(&c, msg, len < sizeof c ? len : sizeof c);
     LOCK(ep);
-    int bad = validate(ep, src, msg, (int)len, 1);
+    int bad = validate(ep, src, (const char *)&c, (int)len, 1);
     UNLOCK(ep);
     if (bad) return -1;
+    const ammpi_hdr_t *h = &c.h;
     void *payload = (char *)msg + hdr_len(h->nargs);
-    if ((h->kind & ~K_REPLY) == K_LONG) /* in place already, or copied now */
+    int kind = h->kind & ~K_REPLY;
+    if (kind == K_LONG) { /* in place already, or copied now */
         payload = h->flags & F_INPLACE ? (void *)(uintptr_t)h->dest : land_long(ep, h, payload);
-    msg_t m = {src, h, (const int32_t *)(h + 1), payload, -1, NULL};
+    } else if (kind == K_MEDIUM && h->nbytes &&
+               (ep->targets[h->ep]->handlers[h->handler].accepts & AMMPI_PRIVATE)) {
+        char *copy = private_buffer();
+        if (!copy) {
+            ammpi_protocol_error(ep, src, "no memory to copy a %u-byte payload", h->nbytes);
+            return -1;
+        }
+        payload = memcpy(copy, payload, h->nbytes);
+    }
+    msg_t m = {src, h, c.args, payload, -1, NULL};
     dispatch(ep, &m, ch);
     return 0;
 }

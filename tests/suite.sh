@@ -20,6 +20,11 @@ t ammpi_badwire_fatal 2 -x nonzero -g 'node 0: message from node 1 rejected: Sho
     -- $B/tests/ammpi_badwire fatal
 for n in 2 3; do t ammpi_pause $n -g 'ammpi_pause: ok' -- $B/tests/ammpi_pause $((20000 / SCALE)); done
 
+# --- a hostile or buggy peer (docs/threat-model.md): a shared-memory ring
+# entry rewritten by its sender between the library's check and its use
+t shm_ring_race 1 -g 'shm_ring_race: .*ok' -- $B/tests/seq/shm_ring_race $((200000 / SCALE))
+t shm_ring_race_par 1 -g 'shm_ring_race: .*ok' -- $B/tests/par/shm_ring_race $((200000 / SCALE))
+
 # --- usage on --help (stdout, status 0): the launcher, and the benchmarks
 # (built in the optimised flavour only), with a short run of each: they
 # pause endpoints, switch RMA paths (checking that the switch works) and
