@@ -219,11 +219,16 @@ int ammpi_reply_long(ammpi_token_t tok, int handler, const void *src,
  *         may wait, polling, for room, or return AMMPI_ERR_AGAIN under
  *         AMMPI_IMMEDIATE; a reply never waits. AMMPI_ERR_NOT_HERE: this
  *         request cannot go this way (ammpi then uses MPI).
- *   poll: delivers what has arrived; returns how many messages. */
+ *   poll: delivers what has arrived; returns how many messages.
+ *   awaiting: per peer, the requests sent to it through the channel that
+ *         a reply may still answer (the channel adds one per request it
+ *         sends; ammpi_deliver takes one per reply and rejects a reply
+ *         when none is left), or NULL: replies unchecked. */
 typedef struct ammpi_channel ammpi_channel_t;
 struct ammpi_channel {
     int (*send)(ammpi_channel_t *ch, const struct ammpi_msg *m, int dest, int dest_ep, int is_reply);
     int (*poll)(ammpi_channel_t *ch);
+    unsigned *awaiting;
 };
 /* Routes messages to every peer p with peers[p] != 0 through ch. */
 int ammpi_add_channel(ammpi_ep_t *ep, ammpi_channel_t *ch, const unsigned char *peers);

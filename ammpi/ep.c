@@ -90,6 +90,23 @@ static void default_error(ammpi_ep_t *ep, int src, const char *what)
     MPI_Abort(ep->comm, 1);
 }
 
+/* MPI failed on a message path (the endpoint's communicators return
+ * errors): like MPI's own fail-stop, but naming the call and the peer. */
+void ammpi_mpi_fatal(ammpi_ep_t *ep, const char *call, int peer, int rc)
+{
+    char why[MPI_MAX_ERROR_STRING] = "unknown error";
+    int n = 0;
+    MPI_Error_string(rc, why, &n);
+    if (peer >= 0)
+        fprintf(stderr, "ammpi: node %d: %s failed on a message with node %d: %s\n", ep->rank, call,
+                peer, why);
+    else
+        fprintf(stderr, "ammpi: node %d: %s failed: %s\n", ep->rank, call, why);
+    fflush(stderr);
+    MPI_Abort(ep->comm, 1);
+    abort(); /* MPI_Abort does not return */
+}
+
 void ammpi_protocol_error(ammpi_ep_t *ep, int src, const char *fmt, ...)
 {
     char msg[512];

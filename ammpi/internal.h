@@ -210,6 +210,9 @@ struct ammpi_ep {
 /* ep.c */
 void ammpi_protocol_error(ammpi_ep_t *ep, int src, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* An MPI call on a message path returned rc (peer: the node, or -1):
+ * fatal, naming the call, the peer and MPI's error string. */
+void ammpi_mpi_fatal(ammpi_ep_t *ep, const char *call, int peer, int rc) __attribute__((noreturn));
 /* The token of the handler running on this thread, or NULL: read and set
  * inline, as every message's dispatch and every call's check does. */
 extern __thread struct ammpi_token *ammpi_running_token;

@@ -5,6 +5,7 @@
 
 #include <limits.h>
 #include <sched.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,7 +24,8 @@ static unsigned next_posted(const ammpi_ep_t *ep, unsigned i)
  * reposting one is an MPI_Start, cheaper than a new MPI_Irecv. */
 void ammpi_post_recv(ammpi_ep_t *ep, int slot)
 {
-    MPI_Start(&ep->recv_req[slot]);
+    int rc = MPI_Start(&ep->recv_req[slot]);
+    if (rc != MPI_SUCCESS) ammpi_mpi_fatal(ep, "MPI_Start", -1, rc);
     ep->posted[ep->posted_tail] = slot;
     ep->posted_tail = next_posted(ep, ep->posted_tail);
     ep->posted_count++;
@@ -61,14 +63,7 @@ static int validate(ammpi_ep_t *ep, int src, const char *buf, int count, int via
         ammpi_protocol_error(ep, src, "unknown message kind %d", h->kind);
         return -1;
     }
-    /* a reply over MPI returns its request's credit (and maybe more owed):
-     * one that returns none answers nothing we sent */
     int room = via_channel ? 0 : ep->cfg.credits_pp - ep->credits[src] - ep->held[src];
-    if (is_reply && !via_channel && h->credits == 0) {
-        ammpi_protocol_error(ep, src, "%s reply for handler %d returns no credit: it answers no "
-                             "request", kind_name(kind), h->handler);
-        return -1;
-    }
     if (h->credits > room) {
         ammpi_protocol_error(ep, src, "returns %u credits, but only %d requests are outstanding",
                              h->credits, room);
@@ -135,6 +130,13 @@ static int validate(ammpi_ep_t *ep, int src, const char *buf, int count, int via
             return -1;
         }
     }
+    /* a reply over MPI returns its request's credit (and maybe more owed):
+     * one that returns none answers nothing we sent */
+    if (is_reply && !via_channel && h->credits == 0) {
+        ammpi_protocol_error(ep, src, "%s reply for handler %d returns no credit: it answers no "
+                             "request", kind_name(kind), h->handler);
+        return -1;
+    }
     if (!is_reply && !via_channel && ep->incoming[src] >= ep->cfg.credits_pp) {
         ammpi_protocol_error(ep, src, "request for handler %d exceeds the %d credits per peer",
                              h->handler, ep->cfg.credits_pp);
@@ -178,7 +180,8 @@ static void start_payload(ammpi_ep_t *ep, int src, const ammpi_hdr_t *h)
     memcpy(p->args, h + 1, 4 * (size_t)h->nargs);
     p->temp = temp;
     p->payload = payload;
-    MPI_Irecv(p->payload, (int)h->nbytes, MPI_BYTE, src, h->tag, ep->payload_comm, &p->req);
+    int rc = MPI_Irecv(p->payload, (int)h->nbytes, MPI_BYTE, src, h->tag, ep->payload_comm, &p->req);
+    if (rc != MPI_SUCCESS) ammpi_mpi_fatal(ep, "MPI_Irecv", src, rc);
     p->next = NULL;
     if (!ep->pending) ep->pending_tail = &ep->pending;
     *ep->pending_tail = p;
@@ -255,17 +258,33 @@ static int take_message(ammpi_ep_t *ep, msg_t *m)
         return 1;
     }
     while (ep->posted_count) {
-        int slot = ep->posted[ep->posted_head], done = 0, count = 0;
+        int slot = ep->posted[ep->posted_head], done = 0, count = 0, cls = MPI_SUCCESS;
         MPI_Status st;
-        MPI_Test(&ep->recv_req[slot], &done, &st);
-        if (!done) return 0;
+        int rc = MPI_Test(&ep->recv_req[slot], &done, &st);
+        if (rc != MPI_SUCCESS) MPI_Error_class(rc, &cls);
+        if (rc != MPI_SUCCESS && cls != MPI_ERR_TRUNCATE) ammpi_mpi_fatal(ep, "MPI_Test", -1, rc);
+        if (!done && rc == MPI_SUCCESS) return 0;
         pop_posted(ep);
         __atomic_store_n(&ep->mpi_quiet, 0, __ATOMIC_RELAXED);
-        MPI_Get_count(&st, MPI_BYTE, &count);
+        int src = st.MPI_SOURCE;
+        if (src < 0 || src >= ep->size) {
+            fprintf(stderr, "ammpi: node %d: MPI_Test: a header from rank %d, outside the "
+                    "communicator of %d ranks\n", ep->rank, src, ep->size);
+            ammpi_mpi_fatal(ep, "MPI_Test", -1, rc);
+        }
+        ep->received[src]++;
         char *buf = ep->recv_mem + (size_t)slot * ep->bufsize;
         const ammpi_hdr_t *h = (const ammpi_hdr_t *)buf;
-        int src = st.MPI_SOURCE;
-        ep->received[src]++;
+        if (rc != MPI_SUCCESS) { /* truncated: longer than any valid header and payload */
+            char why[MPI_MAX_ERROR_STRING] = "";
+            int n = 0;
+            MPI_Error_string(rc, why, &n);
+            ammpi_protocol_error(ep, src, "a header message of more than %zu bytes (MPI_Test: %s)",
+                                 ep->bufsize, why);
+            ammpi_post_recv(ep, slot);
+            continue;
+        }
+        MPI_Get_count(&st, MPI_BYTE, &count);
         if (validate(ep, src, buf, count, 0) != 0) {
             ammpi_post_recv(ep, slot);
             continue;
@@ -460,6 +479,17 @@ int ammpi_deliver(ammpi_ep_t *ep, ammpi_channel_t *ch, int src, const void *msg,
     UNLOCK(ep);
     if (bad) return -1;
     const ammpi_hdr_t *h = &c.h;
+    if ((h->kind & K_REPLY) && ch->awaiting) { /* a reply answers a request sent that way */
+        unsigned n = __atomic_load_n(&ch->awaiting[src], __ATOMIC_RELAXED);
+        do {
+            if (n == 0) {
+                ammpi_protocol_error(ep, src, "%s reply for handler %d answers no request",
+                                     kind_name(h->kind & ~K_REPLY), h->handler);
+                return -1;
+            }
+        } while (!__atomic_compare_exchange_n(&ch->awaiting[src], &n, n - 1, 1, __ATOMIC_RELAXED,
+                                              __ATOMIC_RELAXED));
+    }
     void *payload = (char *)msg + hdr_len(h->nargs);
     int kind = h->kind & ~K_REPLY;
     if (kind == K_LONG) { /* in place already, or copied now */

@@ -418,6 +418,6 @@ void gex_Coll_BarrierBlocking(gex_TM_t tm, gex_Flags_t flags)
 }
 
 const gasneti_handler_t gasnete_coll_handlers[] = {
-    {GASNETE_H_COLL, (ammpi_handler_fn)coll_h, AMMPI_MEDIUM | AMMPI_REQUEST | AMMPI_PRIVATE, NARGS},
+    {GASNETE_H_COLL, (ammpi_handler_fn)coll_h, AMMPI_MEDIUM | AMMPI_REQUEST, NARGS},
     {0, NULL, 0, 0},
 };
