@@ -20,7 +20,10 @@
  * tag. MPI matches wildcard receives in posting order, so only the oldest
  * posted receive (the head of the `posted` FIFO) needs testing: an idle
  * poll is one MPI_Test. A handler runs directly on the receive buffer; the
- * buffer is reposted at the tail when the handler returns.
+ * buffer is reposted at the tail when the handler returns. Messages whose
+ * payload travels separately run when it has arrived, a peer's in the
+ * order their headers came. A failed MPI call on these paths is fatal,
+ * naming the call, the peer and MPI's error string (ammpi_mpi_fatal).
  *
  * FLOW CONTROL. Each rank holds C credits per peer (credits[p]); a request
  * to p takes one and waits, polling, while there is none. The credit comes
@@ -52,7 +55,15 @@
  *                                    segment (only if such are sent)
  *   + 128 * (C*N + D) + 32 * N       bookkeeping and per-peer counters
  * The first line is allocated at open; the rest only grows under load and
- * is bounded because every message in flight holds a credit or a buffer.
+ * is bounded, whatever peers send, because every message in flight holds a
+ * credit or a buffer: a request needs one of C credits per peer; a reply
+ * over MPI must return at least one (a reply returning none answers no
+ * request and is rejected), and one whose payload travels separately holds
+ * its credits until the payload has arrived (held[]), so at most C
+ * requests and C replies per peer wait for a payload. Through a channel a
+ * reply is accepted only while the channel counts a request to its sender
+ * awaiting one (ammpi_channel_t.awaiting); the channel's own buffers are
+ * its bound (core-native/shmam.c).
  */
 #ifndef AMMPI_INTERNAL_H
 #define AMMPI_INTERNAL_H
