@@ -30,6 +30,8 @@ for k in replies payload_replies payload_requests; do
     t ammpi_unsolicited_$k 2 -g "ammpi_unsolicited $k: node 0: ok" -- $B/tests/ammpi_unsolicited $k 4000
 done
 t ammpi_unsolicited_oversized 2 -g "ammpi_unsolicited oversized: node 0: ok" -- $B/tests/ammpi_unsolicited oversized 50
+# a peer's separate payloads run in the order their headers came
+t ammpi_payload_order 2 -g 'ammpi_payload_order: ok' -- $B/tests/ammpi_payload_order $((20 / SCALE + 2))
 
 # --- usage on --help (stdout, status 0): the launcher, and the benchmarks
 # (built in the optimised flavour only), with a short run of each: they
