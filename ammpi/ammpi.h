@@ -47,6 +47,9 @@ enum {
 /* Message categories, and what a handler accepts (an OR of them). */
 enum { AMMPI_SHORT = 1, AMMPI_MEDIUM = 2, AMMPI_LONG = 4, AMMPI_REQUEST = 8, AMMPI_REPLY = 16 };
 #define AMMPI_ACCEPT_ANY 31
+/* Registration flag: the handler parses its Medium payload, so a channel's
+ * message (memory its sender can still write) reaches it as a private copy. */
+#define AMMPI_PRIVATE 32
 
 typedef struct ammpi_ep ammpi_ep_t;
 typedef struct ammpi_token *ammpi_token_t;
@@ -108,8 +111,9 @@ const ammpi_config_t *ammpi_config(const ammpi_ep_t *ep);
  * ammpi_set_handler registers at endpoint index 0 for every category and
  * argument count. ammpi_register names the index, the categories the
  * handler accepts (an OR of AMMPI_SHORT/MEDIUM/LONG with AMMPI_REQUEST
- * and/or AMMPI_REPLY) and its argument count (-1: any); a message that
- * does not fit is rejected as malformed, its handler not run. */
+ * and/or AMMPI_REPLY, and optionally AMMPI_PRIVATE) and its argument
+ * count (-1: any); a message that does not fit is rejected as malformed,
+ * its handler not run. */
 int ammpi_set_handler(ammpi_ep_t *ep, int index, ammpi_handler_fn fn);
 int ammpi_register(ammpi_ep_t *ep, int ep_index, int index, ammpi_handler_fn fn,
                    unsigned accepts, int nargs);
@@ -231,11 +235,16 @@ int ammpi_reply_long(ammpi_token_t tok, int handler, const void *src,
  *         may wait, polling, for room, or return AMMPI_ERR_AGAIN under
  *         AMMPI_IMMEDIATE; a reply never waits. AMMPI_ERR_NOT_HERE: this
  *         request cannot go this way (ammpi then uses MPI).
- *   poll: delivers what has arrived; returns how many messages. */
+ *   poll: delivers what has arrived; returns how many messages.
+ *   awaiting: per peer, the requests sent to it through the channel that
+ *         a reply may still answer (the channel adds one per request it
+ *         sends; ammpi_deliver takes one per reply and rejects a reply
+ *         when none is left), or NULL: replies unchecked. */
 typedef struct ammpi_channel ammpi_channel_t;
 struct ammpi_channel {
     int (*send)(ammpi_channel_t *ch, const struct ammpi_msg *m, int dest, int dest_ep, int is_reply);
     int (*poll)(ammpi_channel_t *ch);
+    unsigned *awaiting;
 };
 /* Routes messages to every peer p with peers[p] != 0 through ch. */
 int ammpi_add_channel(ammpi_ep_t *ep, ammpi_channel_t *ch, const unsigned char *peers);

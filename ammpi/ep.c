@@ -110,6 +110,23 @@ static void default_error(ammpi_ep_t *ep, int src, const char *what)
     MPI_Abort(ep->comm, 1);
 }
 
+/* MPI failed on a message path (the endpoint's communicators return
+ * errors): like MPI's own fail-stop, but naming the call and the peer. */
+void ammpi_mpi_fatal(ammpi_ep_t *ep, const char *call, int peer, int rc)
+{
+    char why[MPI_MAX_ERROR_STRING] = "unknown error";
+    int n = 0;
+    MPI_Error_string(rc, why, &n);
+    if (peer >= 0)
+        fprintf(stderr, "ammpi: node %d: %s failed on a message with node %d: %s\n", ep->rank, call,
+                peer, why);
+    else
+        fprintf(stderr, "ammpi: node %d: %s failed: %s\n", ep->rank, call, why);
+    fflush(stderr);
+    MPI_Abort(ep->comm, 1);
+    abort(); /* MPI_Abort does not return */
+}
+
 void ammpi_protocol_error(ammpi_ep_t *ep, int src, const char *fmt, ...)
 {
     char msg[512];
@@ -138,11 +155,13 @@ static int ep_alloc(ammpi_ep_t *ep)
     ep->testsome_idx = calloc((size_t)ep->cap_inflight, sizeof *ep->testsome_idx);
     ep->sent = calloc((size_t)n, sizeof *ep->sent);
     ep->received = calloc((size_t)n, sizeof *ep->received);
+    ep->held = calloc((size_t)n, sizeof *ep->held);
+    ep->scan_mark = calloc((size_t)n, sizeof *ep->scan_mark);
     if (posix_memalign((void **)&ep->recv_mem, 64, (size_t)r * ep->bufsize))
         ep->recv_mem = NULL;
     return ep->credits && ep->owed && ep->incoming && ep->owed_list && ep->owed_listed && ep->recv_req &&
            ep->posted && ep->inflight_req && ep->inflight && ep->testsome_idx && ep->recv_mem &&
-           ep->sent && ep->received;
+           ep->sent && ep->received && ep->held && ep->scan_mark;
 }
 
 static void ep_free(ammpi_ep_t *ep)
@@ -160,6 +179,8 @@ static void ep_free(ammpi_ep_t *ep)
     free(ep->testsome_idx);
     free(ep->sent);
     free(ep->received);
+    free(ep->held);
+    free(ep->scan_mark);
     free(ep->recv_mem);
     free(ep->channel_of);
     pool_drain(&ep->ebufs);
@@ -424,8 +445,8 @@ int ammpi_register(ammpi_ep_t *ep, int ep_index, int index, ammpi_handler_fn fn,
                    unsigned accepts, int nargs)
 {
     if (!ep) return AMMPI_ERR_NOT_INIT;
-    if (index < 1 || index >= AMMPI_NUM_HANDLERS || (accepts & ~(unsigned)AMMPI_ACCEPT_ANY) ||
-        nargs < -1 || nargs > AMMPI_MAX_ARGS)
+    if (index < 1 || index >= AMMPI_NUM_HANDLERS ||
+        (accepts & ~(unsigned)(AMMPI_ACCEPT_ANY | AMMPI_PRIVATE)) || nargs < -1 || nargs > AMMPI_MAX_ARGS)
         return AMMPI_ERR_BAD_ARG;
     target_t *t = ammpi_target(ep, ep_index);
     if (!t) return ep_index < 0 || ep_index >= AMMPI_MAX_EPS ? AMMPI_ERR_BAD_ARG : AMMPI_ERR_RESOURCE;

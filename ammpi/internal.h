@@ -20,7 +20,10 @@
  * tag. MPI matches wildcard receives in posting order, so only the oldest
  * posted receive (the head of the `posted` FIFO) needs testing: an idle
  * poll is one MPI_Test. A handler runs directly on the receive buffer; the
- * buffer is reposted at the tail when the handler returns.
+ * buffer is reposted at the tail when the handler returns. Messages whose
+ * payload travels separately run when it has arrived, a peer's in the
+ * order their headers came. A failed MPI call on these paths is fatal,
+ * naming the call, the peer and MPI's error string (ammpi_mpi_fatal).
  *
  * FLOW CONTROL. Each rank holds C credits per peer (credits[p]); a request
  * to p takes one and waits, polling, while there is none. The credit comes
@@ -55,7 +58,15 @@
  *                                    segment (only if such are sent)
  *   + 128 * (C*N + D) + 32 * N       bookkeeping and per-peer counters
  * The first line is allocated at open; the rest only grows under load and
- * is bounded because every message in flight holds a credit or a buffer.
+ * is bounded, whatever peers send, because every message in flight holds a
+ * credit or a buffer: a request needs one of C credits per peer; a reply
+ * over MPI must return at least one (a reply returning none answers no
+ * request and is rejected), and one whose payload travels separately holds
+ * its credits until the payload has arrived (held[]), so at most C
+ * requests and C replies per peer wait for a payload. Through a channel a
+ * reply is accepted only while the channel counts a request to its sender
+ * awaiting one (ammpi_channel_t.awaiting); the channel's own buffers are
+ * its bound (core-native/shmam.c).
  */
 #ifndef AMMPI_INTERNAL_H
 #define AMMPI_INTERNAL_H
@@ -174,6 +185,8 @@ struct ammpi_ep {
     uint16_t *credits;  /* requests we may still send to p */
     uint16_t *owed;     /* credits we owe p for handled requests */
     uint16_t *incoming; /* requests from p not yet credited back */
+    uint16_t *held;     /* credits of p's replies whose separate payload is still arriving */
+    uint32_t *scan_mark; /* arrived_payload: the scan that found p's oldest payload unfinished */
     int *owed_list, owed_count; /* peers owed[p] grew for since the last flush */
     uint8_t *owed_listed;
 
@@ -198,7 +211,8 @@ struct ammpi_ep {
     pool_t lbufs;   /* large buffers: AMMPI_MAX_MEDIUM bytes */
     pool_t hbufs;   /* copies of IMMEDIATE Long requests: AMMPI_MAX_LONG_REQUEST bytes */
     pool_t pends;   /* pending_t records */
-    pending_t *pending; /* payloads being received, in arrival order */
+    pending_t *pending, **pending_tail; /* payloads being received, in arrival order */
+    uint32_t scans;     /* arrived_payload's scans, for scan_mark */
     int next_tag;
 
     ammpi_stats_t stats;
@@ -211,6 +225,9 @@ struct ammpi_ep {
 /* ep.c */
 void ammpi_protocol_error(ammpi_ep_t *ep, int src, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* An MPI call on a message path returned rc (peer: the node, or -1):
+ * fatal, naming the call, the peer and MPI's error string. */
+void ammpi_mpi_fatal(ammpi_ep_t *ep, const char *call, int peer, int rc) __attribute__((noreturn));
 /* The token of the handler running on this thread, or NULL: read and set
  * inline, as every message's dispatch and every call's check does. */
 extern __thread struct ammpi_token *ammpi_running_token;

@@ -5,6 +5,8 @@
 
 #include <limits.h>
 #include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* sends in MPI before a poll reclaims their buffers (at once when a
@@ -22,7 +24,8 @@ static unsigned next_posted(const ammpi_ep_t *ep, unsigned i)
  * reposting one is an MPI_Start, cheaper than a new MPI_Irecv. */
 void ammpi_post_recv(ammpi_ep_t *ep, int slot)
 {
-    MPI_Start(&ep->recv_req[slot]);
+    int rc = MPI_Start(&ep->recv_req[slot]);
+    if (rc != MPI_SUCCESS) ammpi_mpi_fatal(ep, "MPI_Start", -1, rc);
     ep->posted[ep->posted_tail] = slot;
     ep->posted_tail = next_posted(ep, ep->posted_tail);
     ep->posted_count++;
@@ -60,7 +63,7 @@ static int validate(ammpi_ep_t *ep, int src, const char *buf, int count, int via
         ammpi_protocol_error(ep, src, "unknown message kind %d", h->kind);
         return -1;
     }
-    int room = via_channel ? 0 : ep->cfg.credits_pp - ep->credits[src];
+    int room = via_channel ? 0 : ep->cfg.credits_pp - ep->credits[src] - ep->held[src];
     if (h->credits > room) {
         ammpi_protocol_error(ep, src, "returns %u credits, but only %d requests are outstanding",
                              h->credits, room);
@@ -127,6 +130,13 @@ static int validate(ammpi_ep_t *ep, int src, const char *buf, int count, int via
             return -1;
         }
     }
+    /* a reply over MPI returns its request's credit (and maybe more owed):
+     * one that returns none answers nothing we sent */
+    if (is_reply && !via_channel && h->credits == 0) {
+        ammpi_protocol_error(ep, src, "%s reply for handler %d returns no credit: it answers no "
+                             "request", kind_name(kind), h->handler);
+        return -1;
+    }
     if (!is_reply && !via_channel && ep->incoming[src] >= ep->cfg.credits_pp) {
         ammpi_protocol_error(ep, src, "request for handler %d exceeds the %d credits per peer",
                              h->handler, ep->cfg.credits_pp);
@@ -170,31 +180,64 @@ static void start_payload(ammpi_ep_t *ep, int src, const ammpi_hdr_t *h)
     memcpy(p->args, h + 1, 4 * (size_t)h->nargs);
     p->temp = temp;
     p->payload = payload;
-    MPI_Irecv(p->payload, (int)h->nbytes, MPI_BYTE, src, h->tag, ep->payload_comm, &p->req);
-    p->next = ep->pending;
-    ep->pending = p;
+    int rc = MPI_Irecv(p->payload, (int)h->nbytes, MPI_BYTE, src, h->tag, ep->payload_comm, &p->req);
+    if (rc != MPI_SUCCESS) ammpi_mpi_fatal(ep, "MPI_Irecv", src, rc);
+    p->next = NULL;
+    if (!ep->pending) ep->pending_tail = &ep->pending;
+    *ep->pending_tail = p;
+    ep->pending_tail = &p->next;
 }
 
+/* A reply with a separate payload holds its credits until the payload has
+ * arrived: so a peer has at most C replies' payloads pending here (and C
+ * requests', by incoming[]), whatever it sends. */
 static void take_credits(ammpi_ep_t *ep, int src, const ammpi_hdr_t *h)
 {
-    ep->credits[src] = (uint16_t)(ep->credits[src] + h->credits);
+    if ((h->kind & K_REPLY) && (h->flags & F_SEPARATE))
+        ep->held[src] = (uint16_t)(ep->held[src] + h->credits);
+    else
+        ep->credits[src] = (uint16_t)(ep->credits[src] + h->credits);
     if ((h->kind & K_REPLY) == 0 && h->kind != K_CREDIT) ep->incoming[src]++;
 }
 
-/* A separate payload that has fully arrived, or NULL. */
+static void release_held(ammpi_ep_t *ep, const pending_t *p)
+{
+    if (!(p->hdr.kind & K_REPLY)) return;
+    ep->held[p->src] = (uint16_t)(ep->held[p->src] - p->hdr.credits);
+    ep->credits[p->src] = (uint16_t)(ep->credits[p->src] + p->hdr.credits);
+}
+
+/* The oldest separate payload that has fully arrived and has no older one
+ * from the same peer still arriving, or NULL: a peer's messages with
+ * separate payloads run in the order their headers came. */
 static pending_t *arrived_payload(ammpi_ep_t *ep)
 {
+    uint32_t scan = ++ep->scans;
+    if (scan == 0) { /* wrapped: marks of the first scan would look current */
+        memset(ep->scan_mark, 0, (size_t)ep->size * sizeof *ep->scan_mark);
+        scan = ep->scans = 1;
+    }
     for (pending_t **pp = &ep->pending; *pp; pp = &(*pp)->next) {
         int done = 0, count = 0;
         MPI_Status st;
+        if (ep->scan_mark[(*pp)->src] == scan) continue;
         int rc = MPI_Test(&(*pp)->req, &done, &st);
-        if (!done && rc == MPI_SUCCESS) continue;
+        if (!done && rc == MPI_SUCCESS) {
+            ep->scan_mark[(*pp)->src] = scan;
+            continue;
+        }
         pending_t *p = *pp;
         *pp = p->next;
+        if (!*pp) ep->pending_tail = pp;
+        release_held(ep, p);
         if (rc == MPI_SUCCESS) MPI_Get_count(&st, MPI_BYTE, &count);
         if (rc != MPI_SUCCESS || (uint32_t)count != p->hdr.nbytes) {
+            char why[MPI_MAX_ERROR_STRING] = "";
+            int n = 0;
+            if (rc != MPI_SUCCESS) MPI_Error_string(rc, why, &n);
             ammpi_protocol_error(ep, p->src, "payload for handler %d: %d bytes arrived, %u "
-                                 "announced", p->hdr.handler, count, p->hdr.nbytes);
+                                 "announced%s%s", p->hdr.handler, count, p->hdr.nbytes,
+                                 rc != MPI_SUCCESS ? ": MPI_Test: " : "", why);
             if (p->temp) pool_put(p->temp, p->payload);
             pool_put(&ep->pends, p);
             return arrived_payload(ep);
@@ -215,17 +258,33 @@ static int take_message(ammpi_ep_t *ep, msg_t *m)
         return 1;
     }
     while (ep->posted_count) {
-        int slot = ep->posted[ep->posted_head], done = 0, count = 0;
+        int slot = ep->posted[ep->posted_head], done = 0, count = 0, cls = MPI_SUCCESS;
         MPI_Status st;
-        MPI_Test(&ep->recv_req[slot], &done, &st);
-        if (!done) return 0;
+        int rc = MPI_Test(&ep->recv_req[slot], &done, &st);
+        if (rc != MPI_SUCCESS) MPI_Error_class(rc, &cls);
+        if (rc != MPI_SUCCESS && cls != MPI_ERR_TRUNCATE) ammpi_mpi_fatal(ep, "MPI_Test", -1, rc);
+        if (!done && rc == MPI_SUCCESS) return 0;
         pop_posted(ep);
         __atomic_store_n(&ep->mpi_quiet, 0, __ATOMIC_RELAXED);
-        MPI_Get_count(&st, MPI_BYTE, &count);
+        int src = st.MPI_SOURCE;
+        if (src < 0 || src >= ep->size) {
+            fprintf(stderr, "ammpi: node %d: MPI_Test: a header from rank %d, outside the "
+                    "communicator of %d ranks\n", ep->rank, src, ep->size);
+            ammpi_mpi_fatal(ep, "MPI_Test", -1, rc);
+        }
+        ep->received[src]++;
         char *buf = ep->recv_mem + (size_t)slot * ep->bufsize;
         const ammpi_hdr_t *h = (const ammpi_hdr_t *)buf;
-        int src = st.MPI_SOURCE;
-        ep->received[src]++;
+        if (rc != MPI_SUCCESS) { /* truncated: longer than any valid header and payload */
+            char why[MPI_MAX_ERROR_STRING] = "";
+            int n = 0;
+            MPI_Error_string(rc, why, &n);
+            ammpi_protocol_error(ep, src, "a header message of more than %zu bytes (MPI_Test: %s)",
+                                 ep->bufsize, why);
+            ammpi_post_recv(ep, slot);
+            continue;
+        }
+        MPI_Get_count(&st, MPI_BYTE, &count);
         if (validate(ep, src, buf, count, 0) != 0) {
             ammpi_post_recv(ep, slot);
             continue;
@@ -385,21 +444,68 @@ int ammpi_poll_internal(ammpi_ep_t *ep)
     return handled;
 }
 
+/* A channel's message lies in memory its sender can still write (a
+ * shared-memory ring): the header and arguments are copied out before they
+ * are checked, and only the copy is used afterwards; a handler registered
+ * with AMMPI_PRIVATE (one that parses its payload) gets the payload copied
+ * too, into this thread's buffer. Everything else reads the payload in
+ * place: its bytes are the sender's data, whatever they are. */
+static __thread char *private_payload;
+static pthread_key_t private_key; /* frees a thread's buffer when it exits */
+static pthread_once_t private_once = PTHREAD_ONCE_INIT;
+static void private_key_init(void) { pthread_key_create(&private_key, free); }
+
+static char *private_buffer(void)
+{
+    if (!private_payload) {
+        pthread_once(&private_once, private_key_init);
+        if (posix_memalign((void **)&private_payload, 16, AMMPI_MAX_MEDIUM)) return NULL;
+        pthread_setspecific(private_key, private_payload);
+    }
+    return private_payload;
+}
+
 int ammpi_deliver(ammpi_ep_t *ep, ammpi_channel_t *ch, int src, const void *msg, size_t len)
 {
-    const ammpi_hdr_t *h = msg;
+    struct {
+        ammpi_hdr_t h;
+        int32_t args[AMMPI_MAX_ARGS];
+    } c;
     if (len > INT_MAX || src < 0 || src >= ep->size) {
         ammpi_protocol_error(ep, src, "a channel delivered %zu bytes from node %d", len, src);
         return -1;
     }
+    memcpy(&c, msg, len < sizeof c ? len : sizeof c);
     LOCK(ep);
-    int bad = validate(ep, src, msg, (int)len, 1);
+    int bad = validate(ep, src, (const char *)&c, (int)len, 1);
     UNLOCK(ep);
     if (bad) return -1;
+    const ammpi_hdr_t *h = &c.h;
+    if ((h->kind & K_REPLY) && ch->awaiting) { /* a reply answers a request sent that way */
+        unsigned n = __atomic_load_n(&ch->awaiting[src], __ATOMIC_RELAXED);
+        do {
+            if (n == 0) {
+                ammpi_protocol_error(ep, src, "%s reply for handler %d answers no request",
+                                     kind_name(h->kind & ~K_REPLY), h->handler);
+                return -1;
+            }
+        } while (!__atomic_compare_exchange_n(&ch->awaiting[src], &n, n - 1, 1, __ATOMIC_RELAXED,
+                                              __ATOMIC_RELAXED));
+    }
     void *payload = (char *)msg + hdr_len(h->nargs);
-    if ((h->kind & ~K_REPLY) == K_LONG) /* in place already, or copied now */
+    int kind = h->kind & ~K_REPLY;
+    if (kind == K_LONG) { /* in place already, or copied now */
         payload = h->flags & F_INPLACE ? (void *)(uintptr_t)h->dest : land_long(ep, h, payload);
-    msg_t m = {src, h, (const int32_t *)(h + 1), payload, -1, NULL};
+    } else if (kind == K_MEDIUM && h->nbytes &&
+               (ep->targets[h->ep]->handlers[h->handler].accepts & AMMPI_PRIVATE)) {
+        char *copy = private_buffer();
+        if (!copy) {
+            ammpi_protocol_error(ep, src, "no memory to copy a %u-byte payload", h->nbytes);
+            return -1;
+        }
+        payload = memcpy(copy, payload, h->nbytes);
+    }
+    msg_t m = {src, h, c.args, payload, -1, NULL};
     dispatch(ep, &m, ch);
     return 0;
 }

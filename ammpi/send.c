@@ -55,8 +55,10 @@ int ammpi_reclaim_sends(ammpi_ep_t *ep)
     /* gcc 12 mistakes MPI_STATUSES_IGNORE for a zero-length array */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wstringop-overflow"
-    MPI_Testsome(ep->ninflight, ep->inflight_req, &done, ep->testsome_idx, MPI_STATUSES_IGNORE);
+    int rc = MPI_Testsome(ep->ninflight, ep->inflight_req, &done, ep->testsome_idx,
+                          MPI_STATUSES_IGNORE);
 #pragma GCC diagnostic pop
+    if (rc != MPI_SUCCESS) ammpi_mpi_fatal(ep, "MPI_Testsome (sends)", -1, rc);
     if (done == MPI_UNDEFINED || done == 0) return 0;
     for (int i = 0; i < done; i++) {
         inflight_t *f = &ep->inflight[ep->testsome_idx[i]];
@@ -117,8 +119,8 @@ static void post_send(ammpi_ep_t *ep, MPI_Comm comm, int dest, const void *buf, 
                       int tag, pool_t *owner, uint32_t *lc, int counts_depth)
 {
     MPI_Request req;
-    if (MPI_Isend(buf, (int)len, MPI_BYTE, dest, tag, comm, &req) != MPI_SUCCESS)
-        fatal(ep, "MPI_Isend failed");
+    int rc = MPI_Isend(buf, (int)len, MPI_BYTE, dest, tag, comm, &req);
+    if (rc != MPI_SUCCESS) ammpi_mpi_fatal(ep, "MPI_Isend", dest, rc);
     ammpi_track_send(ep, req, (char *)buf, owner, lc, counts_depth);
     if (comm == ep->comm) ep->sent[dest]++;
     __atomic_store_n(&ep->mpi_quiet, 0, __ATOMIC_RELAXED); /* an answer may come through MPI */
@@ -161,11 +163,12 @@ static int check_msg(int kind, const ammpi_msg_t *m)
 }
 
 /* With the lock held: waits, polling, until the send completes. */
-static void wait_send(ammpi_ep_t *ep, MPI_Request *req)
+static void wait_send(ammpi_ep_t *ep, MPI_Request *req, int dest)
 {
     int done = 0, idle = 0;
     for (;;) {
-        MPI_Test(req, &done, MPI_STATUS_IGNORE);
+        int rc = MPI_Test(req, &done, MPI_STATUS_IGNORE);
+        if (rc != MPI_SUCCESS) ammpi_mpi_fatal(ep, "MPI_Test (a payload send)", dest, rc);
         if (done) return;
         UNLOCK(ep);
         ammpi_poll_wait(ep, &idle);
@@ -251,9 +254,9 @@ static void send_message(ammpi_ep_t *ep, int kind, const ammpi_msg_t *m, int des
         return;
     }
     MPI_Request preq;
-    if (MPI_Isend(payload, (int)m->nbytes, MPI_BYTE, dest, tag, ep->payload_comm, &preq) != MPI_SUCCESS)
-        fatal(ep, "MPI_Isend failed");
-    wait_send(ep, &preq);
+    int rc = MPI_Isend(payload, (int)m->nbytes, MPI_BYTE, dest, tag, ep->payload_comm, &preq);
+    if (rc != MPI_SUCCESS) ammpi_mpi_fatal(ep, "MPI_Isend", dest, rc);
+    wait_send(ep, &preq, dest);
 }
 
 static int check_request(ammpi_ep_t *ep, const ammpi_msg_t *m)

@@ -33,15 +33,21 @@
  * it out, with the class copy for a device segment: ammpi's segment copy). It publishes the entry by
  * writing its stamp (release). A request that finds no room polls until
  * there is (or returns AMMPI_ERR_AGAIN under IMMEDIATE); a reply never
- * waits: without room it is kept in a private list and written by a
- * later poll. So a handler can always reply, and nothing waits without
- * polling.
+ * waits: without room it is kept in a private list per destination and
+ * written by a later poll (a full ring holds back only the replies to its
+ * reader). So a handler can always reply, and nothing waits without
+ * polling. Each request sent counts in awaiting[dest]; ammpi_deliver
+ * accepts a reply from a neighbour only while that count is above zero,
+ * and takes one.
  *
  * RECEIVING. Every ammpi poll visits the rings: it takes the entries from
  * the head on whose stamps match (acquire), hands each to ammpi_deliver, which
- * validates it like an MPI message (a bad one is reported naming the
- * sender and never runs) and runs its handler on the entry in place, then
- * advances the head (release). A frame that does not make sense is fatal,
+ * copies the header and arguments out of the ring (the sender can still
+ * write there), validates the copy like an MPI message (a bad one is
+ * reported naming the sender and never runs) and runs its handler from
+ * the copy, the payload read in place (copied too for the library's
+ * handlers that parse theirs: AMMPI_PRIVATE), then advances the head
+ * (release). A frame that does not make sense is fatal,
  * naming the sender: the ring cannot be read past it.
  *
  * THREADS. A ring has one writing process and one reading process; a
@@ -50,8 +56,10 @@
  * in the library (PAR, or a progress thread).
  *
  * MEMORY. (n-1) rings of GASNET_SHM_AM_RING bytes per process in shared
- * memory, n the neighbourhood's size; the private reply list holds at
- * most one copy per request received and not yet answered.
+ * memory, n the neighbourhood's size; the private reply lists hold one
+ * copy per reply that found its ring full, until the neighbour reads its
+ * ring: a neighbour that sends requests and never reads its ring makes
+ * them grow (docs/threat-model.md).
  */
 #include "gasnet_internal.h"
 #include "memkind.h"
@@ -84,19 +92,25 @@ typedef struct {
 
 typedef struct pending_reply {
     struct pending_reply *next;
-    int dest, dest_ep;
+    int dest_ep;
     size_t len;
     char wire[];
 } pending_reply_t;
+
+/* The replies kept for one neighbour, oldest first. */
+typedef struct {
+    pending_reply_t *head, **tail;
+} kept_t;
 
 static ammpi_channel_t channel;
 static uint64_t ring_size;
 static int nlocal, local_rank;
 static ring_t *in, *out; /* by local rank of the neighbour */
 static int *local_of;    /* jobrank -> local rank, -1 elsewhere */
-static pending_reply_t *replies;
+static kept_t *kept;     /* by local rank of the neighbour, under replies_lock */
 static pthread_mutex_t replies_lock = PTHREAD_MUTEX_INITIALIZER;
 static int nreplies; /* atomic hint: replies waiting for room */
+static unsigned *awaiting; /* by jobrank: requests sent a reply may answer (ammpi.h) */
 
 /* Whether the rings carry AMs to jobrank: a neighbour, not this process. */
 static int ring_peer(gex_Rank_t jobrank)
@@ -217,15 +231,15 @@ static void keep_reply(int dest, int dest_ep, const ammpi_msg_t *m, size_t len, 
     pending_reply_t *p = malloc(sizeof *p + len);
     if (!p) gasneti_fatalerror("shared-memory AMs: out of memory for a %zu-byte reply", len);
     p->next = NULL; /* the list's end: flush_replies follows next */
-    p->dest = dest;
     p->dest_ep = dest_ep;
     p->len = len;
     if (in_place) place(in_place, mk, m);
     ammpi_wire_write(p->wire, m, dest_ep, 1, in_place != NULL);
     pthread_mutex_lock(&replies_lock);
-    pending_reply_t **tail = &replies;
-    while (*tail) tail = &(*tail)->next; /* in order */
-    *tail = p;
+    kept_t *k = &kept[local_of[dest]];
+    if (!k->head) k->tail = &k->head;
+    *k->tail = p; /* in order */
+    k->tail = &p->next;
     __atomic_fetch_add(&nreplies, 1, __ATOMIC_RELAXED);
     pthread_mutex_unlock(&replies_lock);
 }
@@ -239,6 +253,8 @@ static int shm_send(ammpi_channel_t *ch, const ammpi_msg_t *m, int dest, int des
                          ? mapped(dest, dest_ep, m->dest_addr, m->nbytes, &mk) : NULL;
     size_t len = ammpi_wire_size(m, in_place != NULL);
     if (FRAME + len + LINE > ring_size / 2) return AMMPI_ERR_NOT_HERE; /* too big for the ring */
+    /* counted before it is written: its reply may come at once */
+    if (!is_reply) __atomic_fetch_add(&awaiting[dest], 1, __ATOMIC_RELAXED);
     int idle = 0;
     for (;;) {
         ring_lock(r);
@@ -249,7 +265,10 @@ static int shm_send(ammpi_channel_t *ch, const ammpi_msg_t *m, int dest, int des
             keep_reply(dest, dest_ep, m, len, in_place, mk); /* a reply never waits */
             return AMMPI_OK;
         }
-        if (m->flags & AMMPI_IMMEDIATE) return AMMPI_ERR_AGAIN;
+        if (m->flags & AMMPI_IMMEDIATE) {
+            __atomic_fetch_sub(&awaiting[dest], 1, __ATOMIC_RELAXED);
+            return AMMPI_ERR_AGAIN;
+        }
         ammpi_poll_wait(gasnetc_ep, &idle);
     }
 }
@@ -260,20 +279,24 @@ int gasneti_shmam_request(const ammpi_msg_t *m)
     return shm_send(&channel, m, m->dest, m->dest_ep, 0);
 }
 
-/* Writes the kept replies that now fit, in order per destination. */
+/* Writes the kept replies that now fit, in order per destination: a
+ * neighbour whose ring is full holds back its own replies only. */
 __attribute__((noinline)) static void flush_replies(void)
 {
     if (pthread_mutex_trylock(&replies_lock)) return;
-    for (pending_reply_t **pp = &replies; *pp;) {
-        pending_reply_t *p = *pp;
-        ring_t *r = &out[local_of[p->dest]];
-        ring_lock(r);
-        int ok = try_write(r, p->len, NULL, p->dest_ep, 1, NULL, NULL, p->wire);
-        ring_unlock(r);
-        if (!ok) break; /* keep the order: later ones wait too */
-        *pp = p->next;
-        free(p);
-        __atomic_fetch_sub(&nreplies, 1, __ATOMIC_RELAXED);
+    for (int i = 0; i < nlocal; i++) {
+        kept_t *k = &kept[i];
+        while (k->head) {
+            pending_reply_t *p = k->head;
+            ring_t *r = &out[i];
+            ring_lock(r);
+            int ok = try_write(r, p->len, NULL, p->dest_ep, 1, NULL, NULL, p->wire);
+            ring_unlock(r);
+            if (!ok) break; /* keep the order: later ones to i wait too */
+            k->head = p->next;
+            free(p);
+            __atomic_fetch_sub(&nreplies, 1, __ATOMIC_RELAXED);
+        }
     }
     pthread_mutex_unlock(&replies_lock);
 }
@@ -296,7 +319,9 @@ int gasneti_shmam_take(gasneti_shmam_ctl_t *ctl, char *data, uint64_t size, gex_
         uint64_t pos = head & (size - 1);
         frame_t *f = (frame_t *)(data + pos);
         if (__atomic_load_n(&f->stamp, __ATOMIC_ACQUIRE) != head + 1) break;
-        uint32_t total = f->total, len = f->len;
+        /* read once: the peer may rewrite the frame (ammpi_deliver copies the message's header) */
+        uint32_t total = __atomic_load_n(&f->total, __ATOMIC_RELAXED);
+        uint32_t len = __atomic_load_n(&f->len, __ATOMIC_RELAXED);
         if (total < FRAME || total % LINE || total > size - pos || (len && len > total - FRAME) ||
             (!len && pos + total != size))
             gasneti_fatalerror("shared-memory AMs: a malformed entry from node %u (frame of %u "
@@ -401,9 +426,12 @@ void gasneti_shmam_init(void)
     }
     in = calloc((size_t)nlocal, sizeof *in);
     out = calloc((size_t)nlocal, sizeof *out);
+    kept = calloc((size_t)nlocal, sizeof *kept);
+    awaiting = calloc(gasneti_nodes, sizeof *awaiting);
     local_of = malloc(gasneti_nodes * sizeof *local_of);
     unsigned char *peers = calloc(gasneti_nodes, 1);
-    if (!in || !out || !local_of || !peers) gasneti_fatalerror("shared-memory AMs: out of memory");
+    if (!in || !out || !kept || !awaiting || !local_of || !peers)
+        gasneti_fatalerror("shared-memory AMs: out of memory");
     for (gasnet_node_t p = 0; p < gasneti_nodes; p++) local_of[p] = -1;
     for (int i = 0; i < nlocal; i++) {
         local_of[jobranks[i]] = i;
@@ -414,7 +442,7 @@ void gasneti_shmam_init(void)
                           0, (gex_Rank_t)jobranks[i], 0, 0};
     }
     ring_locking = ammpi_config(gasnetc_ep)->thread_safe;
-    channel = (ammpi_channel_t){shm_send, shm_poll};
+    channel = (ammpi_channel_t){shm_send, shm_poll, awaiting};
     if (ammpi_add_channel(gasnetc_ep, &channel, peers) != AMMPI_OK)
         gasneti_fatalerror("shared-memory AMs: could not add the channel");
     if (verbose)

@@ -373,7 +373,7 @@ static void pack_data_h(ammpi_token_t tok, void *buf, size_t n, int32_t s_hi, in
 #define REQ(index, fn, cat, n) {index, (ammpi_handler_fn)(fn), (cat) | AMMPI_REQUEST, n}
 #define REP(index, fn, cat, n) {index, (ammpi_handler_fn)(fn), (cat) | AMMPI_REPLY, n}
 const gasneti_handler_t gasnete_pack_handlers[] = {
-    REQ(GASNETE_H_PACK, pack_h, AMMPI_MEDIUM, 3),
+    REQ(GASNETE_H_PACK, pack_h, AMMPI_MEDIUM | AMMPI_PRIVATE, 3), /* parses its records */
     REP(GASNETE_H_PACK_ACK, pack_ack_h, AMMPI_SHORT, 2),
     REP(GASNETE_H_PACK_DATA, pack_data_h, AMMPI_MEDIUM, 2),
     {0, NULL, 0, 0},

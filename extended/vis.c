@@ -1623,9 +1623,9 @@ void gasnet_gets_nbi_bulk(void *dstaddr, const size_t dststrides[], gasnet_node_
 #define REQ(index, fn, cat, n) {index, (ammpi_handler_fn)(fn), (cat) | AMMPI_REQUEST, n}
 #define REP(index, fn, cat, n) {index, (ammpi_handler_fn)(fn), (cat) | AMMPI_REPLY, n}
 const gasneti_handler_t gasnete_vis_handlers[] = {
-    REQ(H_PUT, put_h, AMMPI_MEDIUM, 3),
+    REQ(H_PUT, put_h, AMMPI_MEDIUM | AMMPI_PRIVATE, 3), /* parse their descriptors */
     REP(H_ACK, ack_h, AMMPI_SHORT, 2),
-    REQ(H_GET, get_h, AMMPI_MEDIUM, 7),
+    REQ(H_GET, get_h, AMMPI_MEDIUM | AMMPI_PRIVATE, 7),
     REP(H_GET_REPLY, get_reply_h, AMMPI_MEDIUM, 6),
     REQ(H_PC_NOTIFY, pc_notify_h, AMMPI_SHORT, 2),
     REQ(H_PC_FETCH, pc_fetch_h, AMMPI_SHORT, 2),

@@ -20,6 +20,19 @@ t ammpi_badwire_fatal 2 -x nonzero -g 'node 0: message from node 1 rejected: Sho
     -- $B/tests/ammpi_badwire fatal
 for n in 2 3; do t ammpi_pause $n -g 'ammpi_pause: ok' -- $B/tests/ammpi_pause $((20000 / SCALE)); done
 
+# --- a hostile or buggy peer (docs/threat-model.md): a shared-memory ring
+# entry rewritten by its sender between the library's check and its use
+t shm_ring_race 1 -g 'shm_ring_race: .*ok' -- $B/tests/seq/shm_ring_race $((200000 / SCALE))
+t shm_ring_race_par 1 -g 'shm_ring_race: .*ok' -- $B/tests/par/shm_ring_race $((200000 / SCALE))
+# a flood of messages nobody asked for, forged on the wire: rejected, and
+# resident memory stays bounded (ammpi/internal.h's bound)
+for k in replies payload_replies payload_requests; do
+    t ammpi_unsolicited_$k 2 -g "ammpi_unsolicited $k: node 0: ok" -- $B/tests/ammpi_unsolicited $k 4000
+done
+t ammpi_unsolicited_oversized 2 -g "ammpi_unsolicited oversized: node 0: ok" -- $B/tests/ammpi_unsolicited oversized 50
+# a peer's separate payloads run in the order their headers came
+t ammpi_payload_order 2 -g 'ammpi_payload_order: ok' -- $B/tests/ammpi_payload_order $((20 / SCALE + 2))
+
 # --- usage on --help (stdout, status 0): the launcher, and the benchmarks
 # (built in the optimised flavour only), with a short run of each: they
 # pause endpoints, switch RMA paths (checking that the switch works) and
