@@ -303,7 +303,7 @@ static int loop_poll(ammpi_channel_t *ch)
     return 0; /* nothing is ever queued */
 }
 
-void ammpi_loop_init(ammpi_ep_t *ep) { ep->loop = (ammpi_channel_t){loop_send, loop_poll}; }
+void ammpi_loop_init(ammpi_ep_t *ep) { ep->loop = (ammpi_channel_t){loop_send, loop_poll, NULL}; /* (its replies are this process's own) */ }
 
 /* The channel a request takes, or NULL (MPI). */
 static ammpi_channel_t *route(ammpi_ep_t *ep, const ammpi_msg_t *m)
