@@ -239,18 +239,20 @@ static void send_message(ammpi_ep_t *ep, int kind, const ammpi_msg_t *m, int des
      * MPI is done with it, which bounds the copies. */
     int copy_request = is_request && !async &&
                        ((m->flags & AMMPI_IMMEDIATE) || m->nbytes <= AMMPI_MAX_MEDIUM);
+    int holds_depth = 0; /* (a prepared request's own buffer is no copy: it holds none) */
     if (!owner && (!is_request || copy_request)) {
         pool_t *pool = m->nbytes <= AMMPI_MAX_MEDIUM ? &ep->lbufs : &ep->hbufs;
         char *copy = get_buffer(ep, pool);
         memcpy(copy, m->src, m->nbytes);
         payload = copy;
         owner = pool;
-        if (copy_request) ep->depth_used++;
+        holds_depth = copy_request;
+        ep->depth_used += holds_depth;
     }
     if (owner || async) {
         if (!owner && m->lc) __atomic_fetch_add(m->lc, 1, __ATOMIC_RELAXED);
         post_send(ep, ep->payload_comm, dest, payload, m->nbytes, tag, owner, owner ? NULL : m->lc,
-                  copy_request);
+                  holds_depth);
         return;
     }
     MPI_Request preq;
@@ -433,7 +435,8 @@ void ammpi_commit(ammpi_prep_t *p, int handler, size_t nbytes, void *dest_addr, 
 void ammpi_cancel(ammpi_prep_t *p)
 {
     ammpi_ep_t *ep = p->ep;
-    int via_channel = p->tok ? p->tok->ch != NULL : ep->channel_of && ep->channel_of[p->msg.dest];
+    /* the route prepare took (a loopback request took no credit either) */
+    int via_channel = p->tok ? p->tok->ch != NULL : route(ep, &p->msg) != NULL;
     LOCK(ep);
     pool_put(&ep->ebufs, p->buf);
     if (p->large) pool_put(&ep->lbufs, p->large);

@@ -170,22 +170,39 @@ int gasnete_test_one(gex_Event_t ev, const char *call)
 /* Completed entries become INVALID; returns how many live ones remain.
  * Leaves are tried before roots: an array may hold a root and its own
  * leaves in any order (spec v0.14), and a complete root is recycled, its
- * leaves complete with it. */
+ * leaves complete with it (another thread's poll may have completed a
+ * leaf found live in the first pass: the root's completion ends it too,
+ * before the record can be reused). */
 static size_t sweep(gex_Event_t *ev, size_t n, size_t *completed, const char *call)
 {
     size_t left = 0;
     gasnete_pack_flush();
     if (n && !ev) gasneti_fatalerror("%s: NULL event array of %zu entries", call, n);
-    for (int leaves = 1; leaves >= 0; leaves--)
-        for (size_t i = 0; i < n; i++) {
-            if (ev[i] == GEX_EVENT_INVALID || is_leaf(ev[i]) != leaves) continue;
-            if (try_event(ev[i], call)) {
-                ev[i] = GEX_EVENT_INVALID;
-                ++*completed;
-            } else {
-                left++;
-            }
+    for (size_t i = 0; i < n; i++) {
+        if (ev[i] == GEX_EVENT_INVALID || !is_leaf(ev[i])) continue;
+        if (try_event(ev[i], call)) {
+            ev[i] = GEX_EVENT_INVALID;
+            ++*completed;
+        } else {
+            left++;
         }
+    }
+    for (size_t i = 0; i < n; i++) {
+        if (ev[i] == GEX_EVENT_INVALID || is_leaf(ev[i])) continue;
+        uintptr_t root = (uintptr_t)ev[i];
+        if (!try_event(ev[i], call)) {
+            left++;
+            continue;
+        }
+        ev[i] = GEX_EVENT_INVALID;
+        ++*completed;
+        for (size_t j = 0; j < n; j++) /* its own leaves, counted live above */
+            if (is_leaf(ev[j]) && ((uintptr_t)ev[j] & ~(uintptr_t)7) == root) {
+                ev[j] = GEX_EVENT_INVALID;
+                ++*completed;
+                left--;
+            }
+    }
     return left;
 }
 

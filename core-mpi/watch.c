@@ -17,14 +17,17 @@
  * but never before this node has begun its own: an exiting node ends only
  * after every other node sent it an exit notice (core-mpi/exit.c), and a
  * node sends its notice after gasnetc_watch_quiet(); a termination signal
- * silences the watch too. So, unless quiet, the thread prints at once
+ * silences the watch too. One exit ends a peer first: a node whose exit
+ * gave up waiting for this one's notice (GASNET_EXIT_ACKWAIT, this node
+ * computing without polling) ends the job with MPI_Abort, and the launcher
+ * then ends this node within milliseconds. So, unless quiet, the thread
+ * waits GRACE (that kill, or a termination signal to the whole job, may be
+ * on its way: this node then ends as the client wants, saying nothing
+ * false), and if still here prints
  *   GASNet node A: node B (pid P) on this host was lost: it ended
  *   without gasnet_exit
- * (at once: a launcher such as hydra kills the survivors within
- * milliseconds), waits GRACE (a termination signal to the whole job may be
- * on its way, which ends this node as the client wants), then ends the job
- * with MPI_Abort (status 1), from its own thread: the client's threads may
- * all be blocked waiting for the lost node.
+ * and ends the job with MPI_Abort (status 1), from its own thread: the
+ * client's threads may all be blocked waiting for the lost node.
  *
  * Nodes on other hosts are not watched (no pid reaches them): their loss
  * is MPI's to report, or the launcher's to act on. Without pidfd_open
@@ -93,13 +96,12 @@ static void *watch_main(void *arg)
         for (int i = 0; i < nwatched; i++) {
             if (!fds[i + 1].revents) continue;
             if (expected()) return NULL;
-            gasnet_node_t lost = watched[i];
-            fprintf(stderr, "GASNet node %u: node %u (pid %ld) on this host was lost: it ended "
-                            "without gasnet_exit\n", gasneti_mynode, lost, pids[lost]);
-            fflush(stderr);
             struct timespec grace = {0, GRACE_NS};
             nanosleep(&grace, NULL);
             if (expected()) return NULL;
+            gasnet_node_t lost = watched[i];
+            fprintf(stderr, "GASNet node %u: node %u (pid %ld) on this host was lost: it ended "
+                            "without gasnet_exit\n", gasneti_mynode, lost, pids[lost]);
             fprintf(stderr, "GASNet node %u: ending the job, as node %u was lost\n", gasneti_mynode,
                     lost);
             fflush(stderr);

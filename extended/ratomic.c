@@ -343,11 +343,15 @@ void gex_AD_Create(gex_AD_t *ad_p, gex_TM_t tm_, gex_DT_t dt, gex_OP_t ops, gex_
         gasneti_fatalerror("%s: flags 0x%x name more than one GEX_FLAG_AD_FAVOR_* hint", call,
                            (unsigned)flags);
 
+    /* (an atomic domain is a collective object: seed 003's teams made
+     * without scratch have none) */
+    if (!tm->coll) gasneti_fatalerror("%s: the team was created without collectives", call);
+
     gasneti_ad_t ad = calloc(1, sizeof *ad);
     if (!ad) gasneti_fatalerror("%s: out of memory", call);
     int cpu = 1;
     for (gex_Rank_t r = 0; r < tm->size && cpu; r++) cpu = mapped_here(gasneti_tm_member(tm, r));
-    if (tm->coll && tm->size > 1) {
+    if (tm->size > 1) {
         create_state_t *st = malloc(sizeof *st);
         if (!st) gasneti_fatalerror("%s: out of memory", call);
         st->mine = (create_rec_t){dt, ops, favor, 0};

@@ -168,10 +168,12 @@ $(B)/obj/%/core-mpi/ident.o: FILE_CPPFLAGS := -DGASNETI_IDENT_SYSTEM='"$(shell u
     -DGASNETI_IDENT_TUPLE='"$(shell $(CC) -dumpmachine)"' -DGASNETI_IDENT_FLAVOR='"$(FLAVOR)"' \
     -DGASNETI_IDENT_GITHASH='"$(shell git rev-parse --short HEAD 2>/dev/null || echo unknown)"'
 
+# (-pthread defines _REENTRANT, which makes gasnet_tools.h thread-safe:
+# the SEQ library is built without it, as its clients are)
 $(B)/obj/tools-seq/%.o: %.c $(CONFIG_H)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"
-	@$(CC) $(CPPFLAGS) $(LIB_CFLAGS) -MMD -MP -c $< -o $@
+	@$(CC) $(CPPFLAGS) $(filter-out -pthread,$(LIB_CFLAGS)) -MMD -MP -c $< -o $@
 $(B)/obj/tools-par/%.o: %.c $(CONFIG_H)
 	@mkdir -p $(dir $@)
 	@echo "  CC      $@"

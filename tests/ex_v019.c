@@ -207,6 +207,21 @@ static void cancel_and_commit_v2(void)
             CHECK(ev == (gex_Event_t)&ev, "a cancelled Prepare wrote its lc_opt");
         }
     }
+    /* Prepares to this process (which take no credit: the request would
+     * run in place) cancelled too; then the library's own traffic to this
+     * process (a put into the own segment: an AM with a reply over the AM
+     * path) must still find its credits as they were */
+    for (int i = 0; i < 4; i++) {
+        gex_AM_SrcDesc_t sd = gex_AM_PrepareRequestMedium(X.tm, X.me, NULL, 1, MOST, NULL, 0, 2);
+        CHECK(gex_AM_CancelRequestMedium(sd, 0) == 0, "CancelRequestMedium to self");
+    }
+    for (int i = 0; i < 64; i++) {
+        uint64_t word = 0xc0ffee00u + (unsigned)i, got = 0;
+        char *mine = (char *)gex_Segment_QueryAddr(X.seg) + 512;
+        gex_RMA_PutBlocking(X.tm, X.me, mine, &word, sizeof word, 0);
+        gex_RMA_GetBlocking(X.tm, &got, X.me, mine, sizeof got, 0);
+        CHECK(got == word, "put and get to self after cancels: %#llx", (unsigned long long)got);
+    }
     ex_barrier(X.tm);
     CHECK(seen(&med_seen) == 0 && seen(&long_seen) == 0, "a cancelled Prepare delivered (%d Medium, %d Long)",
           seen(&med_seen), seen(&long_seen));
