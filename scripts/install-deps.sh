@@ -6,7 +6,7 @@ set -eu
 
 PACKAGES="build-essential make pkg-config mpich libmpich-dev libfabric-dev libfabric-bin \
 libibverbs-dev ibverbs-providers libhwloc-dev hwloc gnuplot-nox procps iproute2 \
-clang libclang-rt-dev"
+clang libclang-rt-dev python3"
 
 missing=""
 for p in $PACKAGES; do
