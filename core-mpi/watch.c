@@ -84,21 +84,34 @@ static int expected(void)
            __atomic_load_n(&gasnetc_exit_requested, __ATOMIC_ACQUIRE);
 }
 
+/* The thread ends only in gasnetc_watch_stop, which joins it: once peers
+ * may end it waits on the wake pipe alone (a thread that ended unjoined
+ * before the process did is a leak to ThreadSanitizer). */
 static void *watch_main(void *arg)
 {
     (void)arg;
+    nfds_t n = (nfds_t)nwatched + 1;
     for (;;) {
-        if (poll(fds, (nfds_t)nwatched + 1, -1) < 0) {
+        if (poll(fds, n, -1) < 0) {
             if (errno == EINTR) continue;
-            return NULL;
+            struct timespec pause = {0, 10000000L}; /* ENOMEM: stop watching, retry later */
+            nanosleep(&pause, NULL);
+            n = 1;
+            continue;
         }
         if (fds[0].revents) return NULL; /* gasnetc_watch_stop */
-        for (int i = 0; i < nwatched; i++) {
+        for (int i = 0; i < nwatched && n > 1; i++) {
             if (!fds[i + 1].revents) continue;
-            if (expected()) return NULL;
+            if (expected()) {
+                n = 1;
+                break;
+            }
             struct timespec grace = {0, GRACE_NS};
             nanosleep(&grace, NULL);
-            if (expected()) return NULL;
+            if (expected()) {
+                n = 1;
+                break;
+            }
             gasnet_node_t lost = watched[i];
             fprintf(stderr, "GASNet node %u: node %u (pid %ld) on this host was lost: it ended "
                             "without gasnet_exit\n", gasneti_mynode, lost, pids[lost]);
