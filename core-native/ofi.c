@@ -132,6 +132,52 @@
 #include <rdma/fi_errno.h>
 #include <rdma/fi_rma.h>
 
+#include <dlfcn.h>
+
+/* libfabric is opened at the first attach that tries this backend, not
+ * linked: Debian's libfabric pulls in libpsm_infinipath, whose constructor
+ * spends 0.2 s of every process's start timing a clock, which a job on one
+ * host (it never tries ofi) need not pay. Only these five are functions
+ * in the library; the rest of the API is inline calls through the objects'
+ * operation tables. */
+static struct {
+    int (*getinfo)(uint32_t, const char *, const char *, uint64_t, const struct fi_info *,
+                   struct fi_info **);
+    void (*freeinfo)(struct fi_info *);
+    struct fi_info *(*dupinfo)(const struct fi_info *);
+    int (*fabric)(struct fi_fabric_attr *, struct fid_fabric **, void *);
+    const char *(*strerror)(int);
+} lib;
+#define fi_getinfo lib.getinfo
+#define fi_freeinfo lib.freeinfo
+#define fi_dupinfo lib.dupinfo
+#define fi_fabric lib.fabric
+#define fi_strerror lib.strerror
+
+static int open_lib(char *why, size_t whylen)
+{
+    if (lib.strerror) return 0;
+    void *h = dlopen("libfabric.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!h) {
+        snprintf(why, whylen, "libfabric.so.1 could not be opened on node %u: %s", gasneti_mynode,
+                 dlerror());
+        return -1;
+    }
+    *(void **)&lib.getinfo = dlsym(h, "fi_getinfo");
+    *(void **)&lib.freeinfo = dlsym(h, "fi_freeinfo");
+    *(void **)&lib.dupinfo = dlsym(h, "fi_dupinfo");
+    *(void **)&lib.fabric = dlsym(h, "fi_fabric");
+    *(void **)&lib.strerror = dlsym(h, "fi_strerror");
+    if (!lib.getinfo || !lib.freeinfo || !lib.dupinfo || !lib.fabric || !lib.strerror) {
+        snprintf(why, whylen, "libfabric.so.1 on node %u lacks fi_getinfo, fi_freeinfo, "
+                 "fi_dupinfo, fi_fabric or fi_strerror", gasneti_mynode);
+        memset(&lib, 0, sizeof lib);
+        dlclose(h);
+        return -1;
+    }
+    return 0; /* kept open: libfabric's providers stay loaded until exit */
+}
+
 #define BOUNCE_SIZE ((size_t)64 * 1024)
 #define NBOUNCE 32
 #define CQ_BATCH 16
@@ -296,7 +342,8 @@ static void prefer_hmem(struct fi_info *hints)
 
 static int setup(void **name, size_t *namelen, gasneti_rma_key_t *key, char *why, size_t whylen)
 {
-    struct fi_info *hints = fi_allocinfo(), *list = NULL;
+    if (open_lib(why, whylen)) return -1;
+    struct fi_info *hints = fi_dupinfo(NULL), *list = NULL; /* fi_allocinfo, unlinked */
     if (!hints) gasneti_fatalerror("ofi: out of memory");
     hints->caps = FI_RMA | FI_READ | FI_WRITE | FI_REMOTE_READ | FI_REMOTE_WRITE;
     hints->mode = 0; /* no FI_CONTEXT: our contexts are op records of our own */

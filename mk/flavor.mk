@@ -67,7 +67,7 @@ HAVE_CUDA := $(if $(wildcard $(CUDA_INC)/cuda.h),1)
 # (which opens the driver at run time too); without it, only its emulated mode.
 CUDA_LIB ?= /usr/local/cuda/lib64
 HAVE_CUDART := $(if $(HAVE_CUDA),$(if $(wildcard $(CUDA_LIB)/libcudart_static.a),1))
-NATIVE_LIBS := $(if $(HAVE_OFI),-lfabric) $(if $(HAVE_VERBS),-libverbs) $(if $(HAVE_HWLOC),-lhwloc) -ldl
+NATIVE_LIBS := $(if $(HAVE_VERBS),-libverbs) $(if $(HAVE_HWLOC),-lhwloc) -ldl
 
 CPPFLAGS := -D_GNU_SOURCE=1 -I$(B)/include -Iinclude -Icore-mpi -Iammpi -Iextended -Ibarrier -Icoll -Icore-native -Imemkind -Itools
 MODES := seq par parsync
