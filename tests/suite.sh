@@ -670,6 +670,12 @@ t ex_grid 4 -g 'ex_grid: ok' -- $B/tests/seq/ex_grid
 if [ $FULL = 1 ]; then
     for n in 9 12 16; do t ex_grid $n -T 180 -g 'ex_grid: ok' -- $B/tests/seq/ex_grid; done
     t ex_grid_4x3 12 -T 180 -g 'ex_grid: ok' -- $B/tests/seq/ex_grid 4
+    # 16 ranks on 2 cores (issue 28: a pass past the machine's size); more
+    # in tests/many_ranks.sh, for a machine with many cores
+    t ex_am_16 16 -T 180 -g 'ex_am: ok' -- $B/tests/par/ex_am 65001
+    t ex_rma_16 16 -T 180 -g 'ex_rma: ok' -- $B/tests/seq/ex_rma 4097
+    t ex_teams_16 16 -T 180 -g 'ex_teams: ok' -- $B/tests/seq/ex_teams
+    t ex_coll_16 16 -T 180 -g 'ex_coll: ok' -- $B/tests/seq/ex_coll
 fi
 t ex_mixed_legacy 2 -g 'ex_mixed legacy: ok' -- $B/tests/seq/ex_mixed legacy
 t ex_mixed_ex_par 2 "${AM[@]}" -g 'ex_mixed ex: ok' -- $B/tests/par/ex_mixed ex
