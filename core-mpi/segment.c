@@ -80,24 +80,14 @@ void gasneti_epseg_set(gex_EP_Location_t loc, void *addr, uintptr_t size, int pi
     /* a neighbour's GASNet-allocated segment: map it here when we may */
     if (size && fd >= 0 && loc.gex_rank != gasneti_mynode &&
         gasneti_nodeinfo[loc.gex_rank].host == gasneti_nodeinfo[gasneti_mynode].host) {
-        char path[64];
-        snprintf(path, sizeof path, "/proc/%d/fd/%d", pid, fd);
-        int mfd = open(path, O_RDWR | O_CLOEXEC);
-        struct stat st;
-        /* the pid and fd come from the peer: the file must hold the whole segment */
-        int big_enough = mfd >= 0 && fstat(mfd, &st) == 0 && S_ISREG(st.st_mode) &&
-                         (uintmax_t)st.st_size >= (uintmax_t)size;
-        if (mfd >= 0 && !big_enough) errno = EINVAL;
-        void *p = !big_enough ? MAP_FAILED : mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, mfd, 0);
-        int err = errno;
-        if (mfd >= 0) close(mfd);
-        if (p != MAP_FAILED) {
+        char why[256];
+        void *p = gasneti_shm_map(pid, fd, size, why, sizeof why);
+        if (p) {
             __atomic_store_n(&e->offset, (uintptr_t)p - (uintptr_t)addr, __ATOMIC_RELAXED);
             __atomic_store_n(&e->map, p, __ATOMIC_RELEASE);
         } else if (gasneti_getenv_yesno("GASNET_VERBOSEENV", 0)) {
             fprintf(stderr, "GASNet node %u: cannot map the segment of endpoint %u of node %u (%s): "
-                    "the AM path serves it\n", gasneti_mynode, loc.gex_ep_index, loc.gex_rank,
-                    strerror(err));
+                    "the AM path serves it\n", gasneti_mynode, loc.gex_ep_index, loc.gex_rank, why);
         }
     }
     pthread_mutex_unlock(&table_lock);
