@@ -76,8 +76,8 @@
  *
  * The failsafe is the last resort for a node that never answers, or an MPI
  * that never returns: when GASNET_EXITTIMEOUT (unset: min(_MAX, _MIN +
- * _FACTOR * nodes)) expires it prints "exit did
- * not complete in GASNET_EXITTIMEOUT; forcing it" and aborts the job.
+ * _FACTOR * nodes)) expires it prints "exit did not complete in
+ * GASNET_EXITTIMEOUT; forcing it" and aborts the job.
  */
 #include "gasnet_internal.h"
 #include "rma.h"

@@ -179,9 +179,12 @@ void gasnetc_signals_init(void)
     gasnett_backtrace_init(NULL); /* again, now from the job's environment */
     gasneti_backtrace_node(node_listed("GASNET_BACKTRACE_NODES"));
     if (!gasneti_getenv_yesno("GASNET_NO_CATCH_SIGNAL", 0)) {
-        static char *altstack;
+        static char *altstack; /* kept for the life of the process */
         size_t altsize = 64 * 1024;
-        if (!altstack && (altstack = malloc(altsize))) {
+        stack_t old;
+        /* one that is there already (a sanitizer's) is kept */
+        if (sigaltstack(NULL, &old) == 0 && (old.ss_flags & SS_DISABLE) && !altstack &&
+            (altstack = malloc(altsize))) {
             stack_t ss = {.ss_sp = altstack, .ss_size = altsize, .ss_flags = 0};
             sigaltstack(&ss, NULL);
         }
