@@ -130,6 +130,33 @@ int gasneti_report(const char *call, int code, const char *fmt, ...)
 static char **env_vars;
 static char *env_block;
 
+/* Env decoding (the reference's, which its spawners use to pass values
+ * that a shell or launcher would mangle): in every value of the job's
+ * environment, %HH (two hexadecimal digits) stands for the byte 0xHH, so
+ * "a%20b" is "a b" and "%25" a percent sign; a % not followed by two
+ * hexadecimal digits is kept as it is. GASNET_DISABLE_ENVDECODE=yes
+ * leaves every value as it came. Decoding never lengthens a value, so it
+ * is done in place. */
+static void decode_environment(void)
+{
+    int disabled = gasnett_getenv_yesno_withdefault("GASNET_DISABLE_ENVDECODE", 0);
+    if (disabled) return;
+    for (char **e = env_vars; *e; e++) {
+        char *r = strchr(*e, '='), *w;
+        if (!r || !strchr(r, '%')) continue;
+        for (w = ++r; *r; r++, w++) {
+            if (r[0] == '%' && isxdigit((unsigned char)r[1]) && isxdigit((unsigned char)r[2])) {
+                char hex[3] = {r[1], r[2], 0};
+                *w = (char)strtol(hex, NULL, 16);
+                r += 2;
+            } else {
+                *w = *r;
+            }
+        }
+        *w = '\0';
+    }
+}
+
 static void snapshot_environment(void)
 {
     extern char **environ;
@@ -346,20 +373,81 @@ static int find_hosts(void)
     return nlocal;
 }
 
+/* GASNET_MAX_SEGSIZE (and gasnet_max_segsize_str) in the reference's
+ * forms, for a host of nlocal nodes with phys bytes of memory:
+ *   SIZE, SIZE/P   bytes for each node (512M, 4GB, 0x10000000)
+ *   SIZE/H         bytes for the host, shared by its nodes
+ *   F, F/H         a fraction (0 < F <= 1, written with a decimal point)
+ *                  of the host's memory, shared by its nodes (0.85/H)
+ *   F/P            that fraction of the host's memory for each node
+ * Returns NULL and the bytes, or what is wrong. */
+static const char *parse_segsize(const char *v, uint64_t phys, int nlocal, uint64_t *out)
+{
+    char body[64];
+    const char *slash = strchr(v, '/');
+    size_t n = slash ? (size_t)(slash - v) : strlen(v);
+    int per_host = -1;
+    if (slash) {
+        if (!strcasecmp(slash + 1, "H")) per_host = 1;
+        else if (!strcasecmp(slash + 1, "P")) per_host = 0;
+        else return "has an unknown qualifier: end it with /H (for the host) or /P (for each process)";
+    }
+    if (n == 0 || n >= sizeof body) return "is not a size or a fraction of memory";
+    memcpy(body, v, n);
+    body[n] = '\0';
+    if (strspn(body, "0123456789.") == n && strchr(body, '.')) {
+        char *end;
+        double f = strtod(body, &end);
+        if (*end || !(f > 0 && f <= 1)) return "is not a fraction of memory from 0 (excluded) to 1";
+        *out = (uint64_t)((long double)phys * f);
+        if (per_host < 0) per_host = 1;
+    } else {
+        int64_t r;
+        const char *why = gasneti_parse_setting(body, 1, &r);
+        if (why) return why;
+        if (r <= 0) return "is not a positive size";
+        *out = (uint64_t)r;
+        if (per_host < 0) per_host = 0;
+    }
+    if (per_host) *out /= (uint64_t)nlocal;
+    return NULL;
+}
+
 /* The largest segment this node could map: GASNET_MAX_SEGSIZE, or
- * gasnet_max_segsize, or 85% of physical memory shared among the nodes of
- * this host; then halved until the address space takes it. (Shared
- * segments are memfds, core-native/shm.c: /dev/shm's size does not bound
- * them.) */
+ * gasnet_max_segsize_str or gasnet_max_segsize, or 0.85/H (85% of
+ * physical memory shared among the nodes of this host); then halved until
+ * the address space takes it. (Shared segments are memfds,
+ * core-native/shm.c: /dev/shm's size does not bound them.) */
 static uintptr_t find_max_segsize(int nlocal)
 {
-    uint64_t phys = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
-    uint64_t dflt = phys / 100 * 85 / (uint64_t)nlocal;
-    if (gasnet_max_segsize_str) dflt = (uint64_t)gasnett_parse_int(gasnet_max_segsize_str, 1);
-    else if (gasnet_max_segsize) dflt = gasnet_max_segsize;
-    if (dflt > (uint64_t)INT64_MAX) dflt = (uint64_t)INT64_MAX;
-    uint64_t limit = (uint64_t)gasneti_getenv_size("GASNET_MAX_SEGSIZE", (int64_t)dflt,
-                                                   GASNET_PAGESIZE, INT64_MAX);
+    const char *key = "GASNET_MAX_SEGSIZE";
+    uint64_t phys = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE), limit = 0;
+    const char *v = gasnett_getenv(key), *from = key, *why;
+    int is_default = 0;
+    char shown[160], sz[64];
+    if (!v || !*v) {
+        from = "gasnet_max_segsize_str";
+        v = gasnet_max_segsize_str;
+        is_default = 1;
+    }
+    if (v) {
+        if ((why = parse_segsize(v, phys, nlocal, &limit)))
+            gasneti_fatalerror("%s %s='%s' %s", from == key ? "environment variable" : "client variable",
+                               from, v, why);
+    } else if (gasnet_max_segsize) {
+        limit = gasnet_max_segsize;
+        v = "gasnet_max_segsize";
+    } else {
+        parse_segsize(v = "0.85/H", phys, nlocal, &limit);
+    }
+    if (limit < GASNET_PAGESIZE)
+        gasneti_fatalerror("%s %s='%s' is out of range: it comes to %llu bytes for each process, less "
+                           "than a page (%d)", from == key ? "environment variable" : "client variable",
+                           from, v, (unsigned long long)limit, GASNET_PAGESIZE);
+    if (limit > (uint64_t)INT64_MAX) limit = (uint64_t)INT64_MAX;
+    snprintf(shown, sizeof shown, "%s (%s for each of %d processes of this host)", v,
+             gasnett_format_number((int64_t)limit, sz, sizeof sz, 1), nlocal);
+    gasneti_envdisplay(key, shown, is_default);
     uintptr_t size = (uintptr_t)limit & ~(uintptr_t)(GASNET_PAGESIZE - 1);
     while (size > GASNET_PAGESIZE) {
         void *p = mmap(NULL, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -420,9 +508,11 @@ static void start_job(int *argc, char ***argv)
     snapshot_environment();
     gasneti_tools_getenv_hook = gasnet_getenv;
     gasneti_tools_verboseenv_hook = verboseenv;
+    decode_environment();
     gasneti_init_done = 1;
     const char *level = getenv("GASNET_MPI_THREAD"); /* read before the job environment existed */
     gasneti_envdisplay("GASNET_MPI_THREAD", level ? level : "SERIALIZED", level == NULL);
+    gasnetc_signals_init();
     int nlocal = find_hosts();
     gasnetc_watch_start();
     gasneti_topology_init();

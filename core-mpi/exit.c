@@ -76,8 +76,9 @@
  * off-node test needed the failsafe; with it, 0 of 200.)
  *
  * The failsafe is the last resort for a node that never answers, or an MPI
- * that never returns: when GASNET_EXITTIMEOUT expires it prints "exit did
- * not complete in GASNET_EXITTIMEOUT; forcing it" and aborts the job.
+ * that never returns: when GASNET_EXITTIMEOUT (unset: min(_MAX, _MIN +
+ * _FACTOR * nodes)) expires it prints "exit did not complete in
+ * GASNET_EXITTIMEOUT; forcing it" and aborts the job.
  */
 #include "gasnet_internal.h"
 #include "rma.h"
@@ -396,8 +397,15 @@ static int at_mpi_finalize(MPI_Comm comm, int key, void *val, void *extra)
 void gasnetc_exit_init(void)
 {
     int n = (int)gasneti_nodes;
-    /* a day at most: setitimer takes it, and a longer failsafe is none */
-    exit_timeout = gasneti_getenv_seconds("GASNET_EXITTIMEOUT", 10, 0.001, 86400);
+    /* a day at most: setitimer takes it, and a longer failsafe is none.
+     * Unset, the timeout grows with the job as the reference's does:
+     * min(MAX, MIN + FACTOR * nodes). MIN's default is our old fixed 10 s,
+     * well above GASNET_EXIT_ACKWAIT's 2 s. */
+    double tmax = gasneti_getenv_seconds("GASNET_EXITTIMEOUT_MAX", 360, 0.001, 86400);
+    double tmin = gasneti_getenv_seconds("GASNET_EXITTIMEOUT_MIN", 10, 0.001, 86400);
+    double factor = gasneti_getenv_seconds("GASNET_EXITTIMEOUT_FACTOR", 0.25, 0, 86400);
+    double dflt = tmin + factor * n;
+    exit_timeout = gasneti_getenv_seconds("GASNET_EXITTIMEOUT", dflt < tmax ? dflt : tmax, 0.001, 86400);
     ack_wait = gasneti_getenv_seconds("GASNET_EXIT_ACKWAIT", 2, 0.001, 86400);
     outmsg = calloc((size_t)n, sizeof *outmsg);
     outreq = malloc((size_t)n * sizeof *outreq);

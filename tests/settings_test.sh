@@ -10,6 +10,13 @@
 # give the default: the job passes, and GASNET_VERBOSEENV reports the
 # setting as the default. Prints "settings_test: N cases ok" or the first
 # failures.
+#
+# Then the debugging settings (docs/debugging.md): bad values of each (a
+# message naming the variable and the value), valid ones (their values
+# as GASNET_VERBOSEENV reports them, the segment limit they give), a
+# fatal signal (the line naming signal, node and pid, the backtrace, the
+# status: killed by the signal), GASNET_FREEZE (unfrozen by gdb where
+# installed, and by SIGCONT) and the backtrace and freeze signals.
 set -u
 cd "$(dirname "$0")/.."
 build=$1
@@ -40,6 +47,9 @@ GASNET_VIS_PACK_MAX size gasnet - 2G
 GASNET_PROGRESS_SLEEP_MAX count gasnet - 0 1000001
 GASNET_EXITTIMEOUT seconds gasnet - 0 inf 1e30 nan
 GASNET_EXIT_ACKWAIT seconds gasnet - 0 inf 1e30
+GASNET_EXITTIMEOUT_MIN seconds gasnet - 0
+GASNET_EXITTIMEOUT_MAX seconds gasnet - 1e30
+GASNET_EXITTIMEOUT_FACTOR seconds gasnet -
 AMMPI_NETWORKDEPTH count ammpi - 0 4097
 AMMPI_SPIN_POLLS count ammpi - 1073741825
 "
@@ -111,6 +121,161 @@ while read -r var kind prog extra ranges; do
         bad "$var='': not reported as the default"
     fi
 done <<< "$table"
+
+# ---- the debugging settings
+
+# VAR=VALUE [VAR=VALUE...] | the setting the message must name with its value
+strings="
+GASNET_MAX_SEGSIZE=0.85/X|GASNET_MAX_SEGSIZE='0.85/X'
+GASNET_MAX_SEGSIZE=1.5/H|GASNET_MAX_SEGSIZE='1.5/H'
+GASNET_MAX_SEGSIZE=0.0|GASNET_MAX_SEGSIZE='0.0'
+GASNET_MAX_SEGSIZE=/P|GASNET_MAX_SEGSIZE='/P'
+GASNET_MAX_SEGSIZE=2K/H|GASNET_MAX_SEGSIZE='2K/H'
+GASNET_BACKTRACE_NODES=0,,1|GASNET_BACKTRACE_NODES='0,,1'
+GASNET_BACKTRACE_NODES=3-1|GASNET_BACKTRACE_NODES='3-1'
+GASNET_BACKTRACE_SIGNAL=SIGFOO|GASNET_BACKTRACE_SIGNAL='SIGFOO'
+GASNET_BACKTRACE_SIGNAL=SIGKILL|GASNET_BACKTRACE_SIGNAL='SIGKILL'
+GASNET_FREEZE_SIGNAL=11|GASNET_FREEZE_SIGNAL='11'
+GASNET_FREEZE_SIGNAL=usr1 GASNET_BACKTRACE_SIGNAL=SIGUSR1|GASNET_FREEZE_SIGNAL
+GASNET_BACKTRACE_MT=maybe|GASNET_BACKTRACE_MT='maybe'
+GASNET_FREEZE=2|GASNET_FREEZE='2'
+GASNET_QUIET=quiet|GASNET_QUIET='quiet'
+GASNET_NO_CATCH_SIGNAL=x|GASNET_NO_CATCH_SIGNAL='x'
+GASNET_DISABLE_ENVDECODE=x|GASNET_DISABLE_ENVDECODE='x'
+GASNET_DISABLE_ENVDECODE=yes GASNET_BACKTRACE_SIGNAL=SIG%55SR1|GASNET_BACKTRACE_SIGNAL='SIG%55SR1'
+GASNET_TMPDIR=/nonexistent/dir|GASNET_TMPDIR='/nonexistent/dir'
+"
+while IFS='|' read -r envs want; do
+    [ -n "$envs" ] || continue
+    cases=$((cases + 1))
+    read -ra words <<< "$envs"
+    run "$probe" "${words[@]}"
+    if [ $rc -eq 0 ] || [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
+        bad "$envs: status $rc, expected a failure"
+    elif ! grep -qF "$want" "$log"; then
+        bad "$envs: no message naming $want"
+    fi
+done <<< "$strings"
+
+# Valid values, each reported with its value; SIG%55SR1 is SIGUSR1 once
+# decoded; the exit timeout is min(MAX, MIN + FACTOR * 2 nodes) = 4 s; 1G
+# for the host is 512M for each of its 2 nodes.
+tmpdir=$(mktemp -d)
+cases=$((cases + 1))
+run "$probe" GASNET_VERBOSEENV=yes GASNET_MAX_SEGSIZE=1G/H GASNET_BACKTRACE_NODES=0,1 \
+    GASNET_BACKTRACE_MT=no GASNET_QUIET=yes GASNET_TMPDIR="$tmpdir" GASNET_NO_CATCH_SIGNAL=no \
+    GASNET_EXITTIMEOUT_MIN=3 GASNET_EXITTIMEOUT_FACTOR=0.5 GASNET_EXITTIMEOUT_MAX=100 \
+    GASNET_BACKTRACE_SIGNAL=SIG%55SR1 GASNET_FREEZE_SIGNAL=usr2 GASNET_FREEZE=no GASNET_DISABLE_ENVDECODE=no
+[ $rc -eq 0 ] || bad "valid debugging settings: status $rc"
+for line in "GASNET_MAX_SEGSIZE = 1G/H (512 MB for each of 2 processes of this host)" \
+            "GASNET_BACKTRACE_NODES = 0,1" "GASNET_BACKTRACE_MT = NO" "GASNET_QUIET = YES" \
+            "GASNET_TMPDIR = $tmpdir" "GASNET_NO_CATCH_SIGNAL = NO" "GASNET_EXITTIMEOUT_MIN = 3" \
+            "GASNET_EXITTIMEOUT_FACTOR = 0.5" "GASNET_EXITTIMEOUT_MAX = 100" \
+            "GASNET_EXITTIMEOUT = 4   (default)" "GASNET_BACKTRACE_SIGNAL = SIGUSR1" \
+            "GASNET_FREEZE_SIGNAL = usr2" "GASNET_FREEZE = NO" "GASNET_DISABLE_ENVDECODE = NO" \
+            "settings_probe: max local segment 536870912"; do
+    case $line in settings_probe*) ;; *) line="ENV parameter: $line" ;; esac
+    grep -qxF -- "$line" "$log" || bad "valid debugging settings: no line '$line'"
+done
+# a fraction: of the host's memory, shared (0.5/H on 2 nodes) or not (0.25/P)
+page=$(getconf PAGESIZE)
+quarter=$(( $(getconf _PHYS_PAGES) * page / 4 / page * page ))
+for v in 0.5/H 0.25/P; do
+    cases=$((cases + 1))
+    run "$probe" GASNET_MAX_SEGSIZE=$v
+    grep -qx "settings_probe: max local segment $quarter" "$log" ||
+        bad "GASNET_MAX_SEGSIZE=$v: expected a limit of $quarter bytes (a quarter of memory)"
+done
+
+# A fatal signal on node 1 of 2: the line naming it, the node and its pid,
+# a backtrace (GASNET_BACKTRACE), and the job killed by SIGSEGV (status
+# 11 as MPICH's hydra reports it, or 128 + 11 as a shell would).
+cases=$((cases + 1))
+env GASNET_BACKTRACE=1 timeout -k 5 120 launch/gasnetrun_mpi -n 2 "$probe" crash 1 > "$log" 2>&1 < /dev/null
+rc=$?
+pid1=$(sed -n 's/^settings_probe: node 1 pid \([0-9]*\)$/\1/p' "$log")
+[ $rc -eq 11 ] || [ $rc -eq 139 ] || bad "crash on node 1: status $rc, expected 11 or 139 (SIGSEGV)"
+grep -qF "*** Caught a fatal signal (proc 1 of 2, pid ${pid1:-?}, host $(hostname)): SIGSEGV(11)" "$log" ||
+    bad "crash on node 1: no line naming SIGSEGV, node 1 and its pid"
+grep -q "settings_probe(.*\[0x" "$log" || bad "crash on node 1: no backtrace"
+# node 0 is not in GASNET_BACKTRACE_NODES: no backtrace; with
+# GASNET_NO_CATCH_SIGNAL not our line (MPI's UCX may print its own);
+# killed by the signal either way
+for envs in "GASNET_BACKTRACE=1 GASNET_BACKTRACE_NODES=1" "GASNET_NO_CATCH_SIGNAL=yes"; do
+    cases=$((cases + 1))
+    env $envs timeout -k 5 120 launch/gasnetrun_mpi -n 1 "$probe" crash 0 > "$log" 2>&1 < /dev/null
+    rc=$?
+    [ $rc -eq 11 ] || [ $rc -eq 139 ] || bad "$envs, crash: status $rc, expected 11 or 139 (SIGSEGV)"
+    case $envs in
+        *NO_CATCH*) ! grep -qF "*** Caught a fatal signal" "$log" || bad "$envs, crash: the signal was caught" ;;
+        *) grep -qF "*** Caught a fatal signal (proc 0 of 1" "$log" || bad "$envs, crash: no line naming the signal"
+           ! grep -q "settings_probe(.*\[0x" "$log" || bad "$envs, crash: a backtrace" ;;
+    esac
+done
+
+# waits (at most a minute) until N processes say they are frozen; their
+# pids in $frozen
+await_frozen() {
+    local i
+    for i in $(seq 600); do
+        frozen=$(sed -n 's/^Process frozen for debugger: host=.* pid=\([0-9]*\)$/\1/p' "$log")
+        [ "$(echo "$frozen" | grep -c .)" -ge "$1" ] && return 0
+        kill -0 "$job" 2>/dev/null || return 1
+        sleep 0.1
+    done
+    return 1
+}
+
+# GASNET_FREEZE: both nodes freeze in init and say how to attach; gdb
+# (where installed) unfreezes one as the message says, SIGCONT the other
+cases=$((cases + 1))
+env GASNET_FREEZE=yes timeout -k 5 120 launch/gasnetrun_mpi -n 2 "$probe" > "$log" 2>&1 < /dev/null &
+job=$!
+if await_frozen 2; then
+    grep -qF "gdb -p $(echo "$frozen" | head -1), then: set var *(int *)&gasnet_frozen = 0, detach" "$log" ||
+        bad "GASNET_FREEZE: no command to attach"
+    first=$(echo "$frozen" | head -1) second=$(echo "$frozen" | tail -1)
+    if command -v gdb > /dev/null; then
+        gdb -nx -batch -p "$first" -ex 'set var *(int *)&gasnet_frozen = 0' > /dev/null 2>&1 < /dev/null ||
+            bad "GASNET_FREEZE: gdb could not attach to $first"
+    else
+        kill -CONT "$first"
+    fi
+    kill -CONT "$second"
+else
+    bad "GASNET_FREEZE: the nodes did not say they were frozen"
+fi
+wait $job
+rc=$?
+[ $rc -eq 0 ] && grep -q "^settings_probe: ok" "$log" || bad "GASNET_FREEZE: status $rc after unfreezing"
+
+# GASNET_BACKTRACE_SIGNAL and GASNET_FREEZE_SIGNAL: node 0 raises both;
+# the first prints a backtrace (every thread's, through gdb, where gdb is
+# installed) and goes on, the second freezes it until a SIGCONT
+cases=$((cases + 1))
+gdbenv=()
+command -v gdb > /dev/null && gdbenv=(GASNET_BACKTRACE_TYPE=GDB GASNET_BACKTRACE_MT=yes)
+env "${gdbenv[@]}" GASNET_BACKTRACE_SIGNAL=SIGUSR1 GASNET_FREEZE_SIGNAL=USR2 \
+    timeout -k 5 120 launch/gasnetrun_mpi -n 2 "$probe" signals > "$log" 2>&1 < /dev/null &
+job=$!
+if await_frozen 1; then
+    grep -q "^GASNet node 0: GASNET_FREEZE_SIGNAL SIGUSR2: freezing" "$log" ||
+        bad "GASNET_FREEZE_SIGNAL: no line saying why the node froze"
+    kill -CONT $frozen
+else
+    bad "GASNET_FREEZE_SIGNAL: node 0 did not freeze"
+fi
+wait $job
+rc=$?
+[ $rc -eq 0 ] && grep -q "^settings_probe: unfrozen" "$log" || bad "signals: status $rc after unfreezing"
+grep -q "GASNET_BACKTRACE_SIGNAL SIGUSR1: backtrace" "$log" || bad "GASNET_BACKTRACE_SIGNAL: no backtrace"
+if [ ${#gdbenv[@]} -gt 0 ]; then
+    [ "$(grep -c '^Thread [0-9]* (' "$log")" -ge 2 ] || bad "GASNET_BACKTRACE_MT: not every thread backtraced"
+else
+    grep -q "settings_probe(.*\[0x" "$log" || bad "GASNET_BACKTRACE_SIGNAL: no backtrace"
+fi
+rmdir "$tmpdir"
+
 rm -f "$log"
 [ $failures -eq 0 ] || { echo "settings_test: $failures of $cases cases failed"; exit 1; }
 echo "settings_test: $cases cases ok"

@@ -214,14 +214,15 @@ s exit_signals -T 60 -- tests/exit_signal_test.sh $B
 
 # --- faults under load, 4 nodes (tests/fault_load.c). A node killed
 # (SIGKILL) mid-AM-storm or mid-nbi-put-flood ends the job non-zero within
-# GASNET_EXITTIMEOUT (10) + 2 s, start-up included (the -T limit), leaving
+# GASNET_EXITTIMEOUT (set to 10: its default grows with the nodes) + 2 s,
+# start-up included (the -T limit), leaving
 # no process and no file of the job in /dev/shm (tests/fault_test.sh):
 # over the shm backend, the AM path and libfabric's shm provider. A node
 # stopped (SIGSTOP) for 5 s mid-storm and then continued: every request
 # and reply arrives exactly once and the exit needs no failsafe; also with
 # MPI over TCP.
 F=$B/tests/seq/fault_load
-K=(-T 12 -- tests/fault_test.sh $B nonzero)
+K=(-T 12 -- tests/fault_test.sh $B nonzero GASNET_EXITTIMEOUT=10)
 OFI_SHM=(GASNET_RMA=ofi GASNET_RMA_STRICT=yes FI_PROVIDER=shm)
 s fault_kill_storm "${K[@]}" -- $F storm $((20000 / SCALE)) kill 3
 s fault_kill_flood_am "${K[@]}" GASNET_RMA=am -- $F flood $((200000 / SCALE)) kill 3

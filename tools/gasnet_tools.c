@@ -46,7 +46,11 @@
 #include <strings.h>
 #include <sys/mman.h>
 #include <sys/resource.h>
+#include <sys/prctl.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/time.h>
+#include <sys/wait.h>
 
 char *(*gasneti_tools_getenv_hook)(const char *name) = NULL;
 int (*gasneti_tools_verboseenv_hook)(void) = NULL;
@@ -160,21 +164,70 @@ void gasnett_fatalerror_nopos(const char *fmt, ...)
     vfatalerror(fmt, ap);
 }
 
+/* The flag a frozen process waits on; SIGCONT clears it (the reference's
+ * way to unfreeze without a debugger: kill -CONT PID). */
+static volatile int *volatile freeze_flag;
+
+static void unfreeze_on_sigcont(int sig)
+{
+    (void)sig;
+    if (freeze_flag) *freeze_flag = 0;
+}
+
+/* Waits until a debugger (or SIGCONT) clears *flag. The SIGCONT handler
+ * is installed only for the wait, and the previous one put back after;
+ * sleep() returns early when the signal arrives. */
 void gasnett_freezeForDebuggerNow(volatile int *flag, const char *flagname)
 {
+    struct sigaction sa, old;
+    int pid = (int)getpid();
     fprintf(stderr,
             "Process frozen for debugger: host=%s pid=%d\n"
-            "To unfreeze, attach a debugger and set '%s' to 0.\n",
-            gasnett_gethostname(), (int)getpid(), flagname);
+            "To unfreeze, attach a debugger and set '%s' to 0 (gdb -p %d, then: "
+            "set var *(int *)&%s = 0, detach), or send a SIGCONT (kill -CONT %d)\n",
+            gasnett_gethostname(), pid, flagname, pid, flagname, pid);
     fflush(stderr);
     *flag = 1;
+    freeze_flag = flag;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = unfreeze_on_sigcont;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGCONT, &sa, &old);
     while (*flag) sleep(1);
+    sigaction(SIGCONT, &old, NULL);
+    freeze_flag = NULL;
 }
 
 void gasnett_freezeForDebuggerErr(void)
 {
     if (gasnett_getenv_yesno_withdefault("GASNET_FREEZE_ON_ERROR", 0))
         gasnett_freezeForDebuggerNow(&gasneti_frozen, "gasneti_frozen");
+}
+
+int gasneti_fatalerror_seen(void)
+{
+    return __atomic_load_n(&fatal_depth, __ATOMIC_SEQ_CST) != 0;
+}
+
+/* GASNET_QUIET: warnings and notices that change nothing are not printed.
+ * Read once (libgasnet reads it again after init, from the job's
+ * environment: gasneti_quiet_reset). */
+static int quiet_cached = -1;
+
+int gasneti_quiet(void)
+{
+    int q = __atomic_load_n(&quiet_cached, __ATOMIC_RELAXED);
+    if (q < 0) {
+        q = gasnett_getenv_yesno_withdefault("GASNET_QUIET", 0);
+        __atomic_store_n(&quiet_cached, q, __ATOMIC_RELAXED);
+    }
+    return q;
+}
+
+void gasneti_quiet_reset(void)
+{
+    __atomic_store_n(&quiet_cached, -1, __ATOMIC_RELAXED);
+    (void)gasneti_quiet();
 }
 
 void gasnett_killmyprocess(int exitcode)
@@ -380,15 +433,17 @@ int gasnett_maximize_rlimit(int resource, const char *lim_desc)
 {
     struct rlimit lim;
     if (getrlimit(resource, &lim) != 0) {
-        fprintf(stderr, "WARNING: gasnett_maximize_rlimit: getrlimit(%s) failed: %s\n",
-                lim_desc ? lim_desc : "?", strerror(errno));
+        if (!gasneti_quiet())
+            fprintf(stderr, "WARNING: gasnett_maximize_rlimit: getrlimit(%s) failed: %s\n",
+                    lim_desc ? lim_desc : "?", strerror(errno));
         return 0;
     }
     if (lim.rlim_cur == lim.rlim_max) return 1;
     lim.rlim_cur = lim.rlim_max;
     if (setrlimit(resource, &lim) != 0) {
-        fprintf(stderr, "WARNING: gasnett_maximize_rlimit: setrlimit(%s) to its hard limit failed: %s\n",
-                lim_desc ? lim_desc : "?", strerror(errno));
+        if (!gasneti_quiet())
+            fprintf(stderr, "WARNING: gasnett_maximize_rlimit: setrlimit(%s) to its hard limit failed: %s\n",
+                    lim_desc ? lim_desc : "?", strerror(errno));
         return 0;
     }
     return 1;
@@ -918,19 +973,30 @@ double gasnett_getenv_dbl_withdefault(const char *key, double dflt)
 }
 
 /* ---- backtrace --------------------------------------------------------
- * Mechanisms: EXECINFO (glibc backtrace()) and the client's
+ * Mechanisms: EXECINFO (glibc backtrace(): the calling thread, function
+ * names only), GDB (gdb attached to this process: source lines, and with
+ * GASNET_BACKTRACE_MT every thread) and the client's
  * gasnett_backtrace_user hook, under the name the client gives it.
  * gasnett_backtrace_init turns GASNET_BACKTRACE_TYPE into a list of
  * mechanism numbers; gasnett_print_backtrace tries them in order. The list
  * is read without a lock (a fatal signal may arrive at any time), so its
- * entries are atomics and every value in it is always a valid mechanism. */
+ * entries are atomics and every value in it is always a valid mechanism.
+ *
+ * GDB: a child process runs `gdb -batch -x SCRIPT -p PID` with its output
+ * on the backtrace's fd; SCRIPT is a file made in GASNET_TMPDIR (else
+ * TMPDIR, else /tmp) at the time of the backtrace and removed after. It
+ * selects the calling thread (by its LWP, through gdb's Python) or, with
+ * GASNET_BACKTRACE_MT, prints every thread. The process waits for gdb. */
 
 gasnett_backtrace_type_t gasnett_backtrace_user __attribute__((__weak__)) = {NULL, NULL, 0};
 
-enum { BT_EXECINFO, BT_USER, BT_MAX_LIST = 16 };
+enum { BT_EXECINFO, BT_GDB, BT_USER, BT_MAX_LIST = 16 };
 static int bt_list[BT_MAX_LIST];
 static int bt_count = -1; /* -1 until gasnett_backtrace_init */
 static int bt_enabled;    /* GASNET_BACKTRACE: backtrace on fatal errors */
+static int bt_node_off;   /* GASNET_BACKTRACE_NODES leaves this node out */
+static int bt_mt;         /* GASNET_BACKTRACE_MT */
+static char bt_tmpdir[1024];
 static pthread_mutex_t bt_lock = PTHREAD_MUTEX_INITIALIZER;
 static __thread int bt_reading; /* this thread is reading the settings */
 
@@ -943,36 +1009,109 @@ static int bt_execinfo(int fd)
     return 0;
 }
 
+static int bt_gdb(int fd)
+{
+    char script[sizeof bt_tmpdir + 32], cmds[512], pid[32];
+    int sfd, status = -1;
+    size_t len;
+    pid_t child;
+
+    snprintf(script, sizeof script, "%s/gasnet_bt.XXXXXX", bt_tmpdir);
+    sfd = mkstemp(script);
+    if (sfd < 0) return 1;
+    if (__atomic_load_n(&bt_mt, __ATOMIC_RELAXED))
+        snprintf(cmds, sizeof cmds, "thread apply all backtrace\ndetach\nquit\n");
+    else
+        snprintf(cmds, sizeof cmds,
+                 "python\nfor t in gdb.selected_inferior().threads():\n"
+                 "    if t.ptid[1] == %ld: t.switch()\nend\nbacktrace\ndetach\nquit\n",
+                 (long)syscall(SYS_gettid));
+    len = strlen(cmds);
+    if (write(sfd, cmds, len) != (ssize_t)len) {
+        close(sfd);
+        unlink(script);
+        return 1;
+    }
+    close(sfd);
+    snprintf(pid, sizeof pid, "%d", (int)getpid());
+#ifdef PR_SET_PTRACER
+    prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0); /* Yama: let the child attach */
+#endif
+    child = fork();
+    if (child == 0) {
+        dup2(fd, STDOUT_FILENO);
+        dup2(fd, STDERR_FILENO);
+        execlp("gdb", "gdb", "-nx", "-batch", "-q", "-x", script, "-p", pid, (char *)NULL);
+        _exit(127);
+    }
+    if (child > 0)
+        while (waitpid(child, &status, 0) < 0 && errno == EINTR) {
+        }
+    unlink(script);
+    return child > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : 1;
+}
+
 static int bt_user_registered(void)
 {
     return gasnett_backtrace_user.name && gasnett_backtrace_user.fnp;
 }
 
+/* GASNET_TMPDIR, else TMPDIR, else /tmp. A GASNET_TMPDIR that is not a
+ * writable directory is fatal (the user named it); a bad TMPDIR is passed
+ * over, as other programs do. */
+static void bt_find_tmpdir(void)
+{
+    const char *g = gasnett_getenv("GASNET_TMPDIR"), *t = gasnett_getenv("TMPDIR"), *dir;
+    struct stat st;
+    if (g && *g) {
+        if (stat(g, &st) != 0 || !S_ISDIR(st.st_mode) || access(g, W_OK | X_OK) != 0)
+            gasnett_fatalerror("environment variable GASNET_TMPDIR='%s' is not a writable directory", g);
+        dir = g;
+    } else if (t && *t && stat(t, &st) == 0 && S_ISDIR(st.st_mode) && access(t, W_OK | X_OK) == 0) {
+        dir = t;
+    } else {
+        dir = "/tmp";
+    }
+    if (strlen(dir) >= sizeof bt_tmpdir)
+        gasnett_fatalerror("environment variable GASNET_TMPDIR='%s' is too long (%zu characters at most)",
+                           dir, sizeof bt_tmpdir - 1);
+    gasneti_envdisplay("GASNET_TMPDIR", dir, !(g && *g));
+    pthread_mutex_lock(&bt_lock);
+    strcpy(bt_tmpdir, dir);
+    pthread_mutex_unlock(&bt_lock);
+}
+
 void gasnett_backtrace_init(const char *exename)
 {
     char dflt[128], types[256], *tok, *save = NULL;
-    int count = 0, enabled;
+    int count = 0, enabled, mt;
 
-    (void)exename; /* only a debugger-driven mechanism would need it */
-    snprintf(dflt, sizeof dflt, "EXECINFO%s%s", bt_user_registered() ? "," : "",
+    (void)exename; /* gdb finds the executable through the pid */
+    snprintf(dflt, sizeof dflt, "EXECINFO,GDB%s%s", bt_user_registered() ? "," : "",
              bt_user_registered() ? gasnett_backtrace_user.name : "");
     /* Read before locking: a bad value is fatal, and the fatal error comes
      * back here to backtrace (bt_reading stops it from asking again). */
     bt_reading = 1;
     enabled = gasnett_getenv_yesno_withdefault("GASNET_BACKTRACE", 0);
+    mt = gasnett_getenv_yesno_withdefault("GASNET_BACKTRACE_MT", 0);
     snprintf(types, sizeof types, "%s", gasnett_getenv_withdefault("GASNET_BACKTRACE_TYPE", dflt));
+    bt_find_tmpdir();
     bt_reading = 0;
     pthread_mutex_lock(&bt_lock);
     __atomic_store_n(&bt_enabled, enabled, __ATOMIC_RELAXED);
+    __atomic_store_n(&bt_mt, mt, __ATOMIC_RELAXED);
     for (tok = strtok_r(types, " ,|;", &save); tok && count < BT_MAX_LIST;
          tok = strtok_r(NULL, " ,|;", &save)) {
         int mech = -1;
         if (!strcasecmp(tok, "EXECINFO")) mech = BT_EXECINFO;
+        else if (!strcasecmp(tok, "GDB")) mech = BT_GDB;
         else if (bt_user_registered() && !strcasecmp(tok, gasnett_backtrace_user.name)) mech = BT_USER;
         if (mech < 0) {
-            fprintf(stderr, "WARNING: GASNET_BACKTRACE_TYPE names '%s', which is not a backtrace "
-                            "mechanism here (known: EXECINFO%s%s); ignored\n",
-                    tok, bt_user_registered() ? ", " : "", bt_user_registered() ? gasnett_backtrace_user.name : "");
+            if (!gasneti_quiet())
+                fprintf(stderr, "WARNING: GASNET_BACKTRACE_TYPE names '%s', which is not a backtrace "
+                                "mechanism here (known: EXECINFO, GDB%s%s); ignored\n",
+                        tok, bt_user_registered() ? ", " : "",
+                        bt_user_registered() ? gasnett_backtrace_user.name : "");
             continue;
         }
         /* backtrace() loads its unwinder on first use: do that now, not in
@@ -987,13 +1126,23 @@ void gasnett_backtrace_init(const char *exename)
     pthread_mutex_unlock(&bt_lock);
 }
 
+void gasneti_backtrace_node(int on)
+{
+    __atomic_store_n(&bt_node_off, !on, __ATOMIC_RELAXED);
+}
+
+int gasneti_backtrace_enabled(void)
+{
+    return __atomic_load_n(&bt_enabled, __ATOMIC_RELAXED) && !__atomic_load_n(&bt_node_off, __ATOMIC_RELAXED);
+}
+
 int gasnett_print_backtrace(int fd)
 {
     int count = __atomic_load_n(&bt_count, __ATOMIC_ACQUIRE), i;
     if (count < 0) return -1;
     for (i = 0; i < count; i++) {
         int mech = __atomic_load_n(&bt_list[i], __ATOMIC_RELAXED);
-        int rc = mech == BT_EXECINFO ? bt_execinfo(fd) : gasnett_backtrace_user.fnp(fd);
+        int rc = mech == BT_EXECINFO ? bt_execinfo(fd) : mech == BT_GDB ? bt_gdb(fd) : gasnett_backtrace_user.fnp(fd);
         if (rc == 0) return 0;
     }
     return 1;
@@ -1005,7 +1154,7 @@ static int bt_print_ifenabled(int fd)
         if (bt_reading) return 1;
         gasnett_backtrace_init(NULL);
     }
-    if (!__atomic_load_n(&bt_enabled, __ATOMIC_RELAXED)) return 1;
+    if (!gasneti_backtrace_enabled()) return 1;
     return gasnett_print_backtrace(fd);
 }
 

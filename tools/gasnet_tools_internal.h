@@ -38,6 +38,22 @@ extern const char *gasneti_parse_setting(const char *value, int is_size, int64_t
  * the debugger sets it to 0 to let the process go on. */
 extern volatile int gasneti_frozen;
 
+/* Whether a fatal error (gasnett_fatalerror) has begun in this process:
+ * its abort() then needs no second freeze or backtrace. */
+extern int gasneti_fatalerror_seen(void);
+
+/* GASNET_QUIET (yes/no, read once): non-zero when warnings and notices
+ * that change nothing are not to be printed. gasneti_quiet_reset reads it
+ * again (libgasnet, once the job's environment is known). */
+extern int gasneti_quiet(void);
+extern void gasneti_quiet_reset(void);
+
+/* GASNET_BACKTRACE_NODES: the core says whether this node is one of those
+ * that backtrace (1 until told otherwise). gasneti_backtrace_enabled() is
+ * GASNET_BACKTRACE on this node. */
+extern void gasneti_backtrace_node(int on);
+extern int gasneti_backtrace_enabled(void);
+
 /* Self-tests of the tools (gasnet_tools_diag.c; the part of
  * gasnett_run_diagnostics that needs no network). `sections` names what to
  * run by letter, NULL or "" for all: A timers, B memory barriers, C
