@@ -45,18 +45,7 @@ int gasnete_pack_get(gasnete_op_t *op, gasneti_tm_t tm, gex_EP_Location_t loc, v
  * the reply handler redeems it, once, checked against the kind of reply
  * and the node the request went to (fatal otherwise, naming the handler,
  * the sender and the ticket). */
-enum {
-    GASNETE_TK_ACK = 1, GASNETE_TK_GET, GASNETE_TK_GET_VAL, GASNETE_TK_AD, GASNETE_TK_SEGQ,
-    GASNETE_TK_PACK, GASNETE_TK_VIS_GET, GASNETE_TK_VIS_FETCH
-};
-typedef struct {
-    void *ptr;        /* a destination or a private record */
-    size_t len;       /* what the reply may bring there */
-    uintptr_t target; /* the completion target (core-mpi/events.h), or 0 */
-} gasnete_ticket_t;
-uint64_t gasnete_ticket_issue(int kind, gex_Rank_t node, void *ptr, size_t len, uintptr_t target);
-gasnete_ticket_t gasnete_ticket_redeem(int32_t hi, int32_t lo, int kind, int src,
-                                       const char *handler);
+#include "ticket.h"
 
 /* Pointers and 64-bit values travel as two handler arguments, high word first. */
 #define GASNETE_HI(p) ((gex_AM_Arg_t)(uint32_t)((uint64_t)(uintptr_t)(p) >> 32))

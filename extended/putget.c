@@ -13,8 +13,10 @@
  *   memset, put_val, get_val          one Short request, answered by a Short
  *
  * A peer is named by (team, rank): the member's jobrank and endpoint
- * index. Every request names a completion target (core-mpi/events.h) that
- * its reply echoes; the reply handler completes it. A transfer within the
+ * index. Every request carries a reply ticket (ticket.c) naming, in this
+ * process, the completion target (core-mpi/events.h) and for a get the
+ * piece's destination; its reply echoes it, and the reply handler redeems
+ * it and completes the target. A transfer within the
  * calling process is a plain copy with no message; a peer served by a
  * native RMA backend (core-native/rma.h) gets the backend's put and get
  * instead of AMs, and a created endpoint's segment mapped here (a
@@ -527,7 +529,7 @@ static void put_long_h(ammpi_token_t tok, void *buf, size_t n, int32_t t_hi, int
 
 static void ack_h(ammpi_token_t tok, int32_t k_hi, int32_t k_lo)
 {
-    gasnete_complete(gasnete_ticket_redeem(k_hi, k_lo, GASNETE_TK_ACK, source(tok), "a put's ack").target);
+    gasnete_complete_kept(gasnete_ticket_redeem(k_hi, k_lo, GASNETE_TK_ACK, source(tok), "a put's ack").target);
 }
 
 static void get_h(ammpi_token_t tok, int32_t s_hi, int32_t s_lo, int32_t n, int32_t d_hi,
@@ -564,7 +566,7 @@ static void get_medium_reply_h(ammpi_token_t tok, void *buf, size_t n, int32_t k
         gasneti_fatalerror("a get's Medium reply from node %d brings %zu bytes to a piece of %zu",
                            src, n, k.len);
     write_local(k.ptr, buf, n);
-    gasnete_complete(k.target);
+    gasnete_complete_kept(k.target);
 }
 
 static void get_long_reply_h(ammpi_token_t tok, void *buf, size_t n, int32_t k_hi, int32_t k_lo)
@@ -574,7 +576,7 @@ static void get_long_reply_h(ammpi_token_t tok, void *buf, size_t n, int32_t k_h
     if (buf != k.ptr || n != k.len)
         gasneti_fatalerror("a get's Long reply from node %d wrote [%p, +%zu), not its piece "
                            "[%p, +%zu)", src, buf, n, k.ptr, k.len);
-    gasnete_complete(k.target);
+    gasnete_complete_kept(k.target);
 }
 
 static void memset_h(ammpi_token_t tok, int32_t d_hi, int32_t d_lo, int32_t val, int32_t n_hi,
@@ -622,8 +624,8 @@ static void get_val_reply_h(ammpi_token_t tok, int32_t v_hi, int32_t v_lo, int32
 {
     gasnete_ticket_t k = gasnete_ticket_redeem(k_hi, k_lo, GASNETE_TK_GET_VAL, source(tok),
                                                "a value get's reply");
-    gasnete_target_op(k.target)->value = GASNETE_U64(v_hi, v_lo);
-    gasnete_complete(k.target);
+    ((gasnete_op_t *)(k.target & ~(uintptr_t)7))->value = GASNETE_U64(v_hi, v_lo);
+    gasnete_complete_kept(k.target);
 }
 
 #define REQ(index, fn, cat, n) {index, (ammpi_handler_fn)(fn), (cat) | AMMPI_REQUEST, n}

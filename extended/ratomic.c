@@ -573,7 +573,7 @@ static void ad_done_h(ammpi_token_t tok, int32_t k_hi, int32_t k_lo)
     gasnete_ticket_t k = gasnete_ticket_redeem(k_hi, k_lo, GASNETE_TK_AD, src, "an atomic's done reply");
     if (k.ptr)
         gasneti_fatalerror("an atomic's done reply from node %d answers a fetching atomic", src);
-    gasnete_complete(k.target);
+    gasnete_complete_kept(k.target);
 }
 
 /* The result goes where the ticket says, in the ticket's type. */
@@ -586,7 +586,7 @@ static void ad_result_h(ammpi_token_t tok, int32_t v_hi, int32_t v_lo, int32_t k
         gasneti_fatalerror("an atomic's result reply from node %d names data type %d for an "
                            "atomic of type %zu%s", src, (int)dti, k.len, k.ptr ? "" : " that fetches nothing");
     store_result(k.ptr, GASNETE_U64(v_hi, v_lo), (int)k.len);
-    gasnete_complete(k.target);
+    gasnete_complete_kept(k.target);
 }
 
 const gasneti_handler_t gasnete_ad_handlers[] = {

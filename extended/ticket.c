@@ -23,8 +23,10 @@
  * list longer than two chunks gives a chunk back to a shared spare list,
  * and a thread that ends gives back all of its own, so replies handled by
  * one thread for requests issued by another do not grow the table. The
- * table grows a chunk at a time up to MAXCHUNKS chunks: 16 Mi tickets out
- * at once, 40 bytes each.
+ * table grows a chunk at a time up to GASNETE_TK_MAXCHUNKS chunks: 16 Mi
+ * tickets out at once, 40 bytes each. Issuing and redeeming are inline
+ * (ticket.h): a put's or get's round trip costs ~30 instructions more
+ * than when the wire carried a pointer (docs/threat-model.md).
  */
 #include "extended.h"
 
@@ -32,33 +34,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#define CHUNK 1024u
-#define MAXCHUNKS 16384u
+#define CHUNK GASNETE_TK_CHUNK
 
-typedef struct {
-    uint32_t gen;  /* atomic: odd while issued */
-    uint32_t node; /* atomic (relaxed): the node that may answer */
-    uint32_t kind; /* atomic (relaxed): the handler kind that may answer */
-    uint32_t next; /* free list: slot + 1, 0 ends it */
-    void *ptr;
-    size_t len;
-    uintptr_t target;
-} entry_t;
+gasnete_tk_entry_t *gasnete_tk_chunks[GASNETE_TK_MAXCHUNKS];
+uint32_t gasnete_tk_nchunks;
+__thread gasnete_tk_list_t gasnete_tk_mine;
+#define mine gasnete_tk_mine
+#define at gasnete_tk_at
 
-static entry_t *chunks[MAXCHUNKS];
-static uint32_t nchunks; /* atomic: chunks[0..nchunks) are set */
-static uint32_t spare;   /* shared free list (slot + 1), under spare_lock */
+static uint32_t spare; /* the shared free list (slot + 1), under spare_lock */
 static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 
-static __thread struct {
-    uint32_t head; /* slot + 1, 0: empty */
-    uint32_t count;
-} mine;
-
-static inline entry_t *at(uint32_t slot) { return &chunks[slot / CHUNK][slot % CHUNK]; }
-
+/* A thread that ends gives its free slots to the spare list. */
 static void give_back(void *unused)
 {
     (void)unused;
@@ -75,7 +64,7 @@ static void give_back(void *unused)
 static void make_exit_key(void) { pthread_key_create(&exit_key, give_back); }
 
 /* Takes up to a chunk of the spare list, else a new chunk. */
-static void refill(void)
+void gasnete_tk_refill(void)
 {
     pthread_once(&exit_key_once, make_exit_key);
     pthread_setspecific(exit_key, &mine); /* any non-NULL value: run give_back */
@@ -88,26 +77,27 @@ static void refill(void)
         }
         spare = at(last)->next;
         at(last)->next = 0;
+        pthread_mutex_unlock(&spare_lock);
         mine.head = first;
         mine.count = n;
-        pthread_mutex_unlock(&spare_lock);
         return;
     }
-    uint32_t c = __atomic_load_n(&nchunks, __ATOMIC_RELAXED);
-    if (c == MAXCHUNKS)
-        gasneti_fatalerror("more than %u operations await replies at once", MAXCHUNKS * CHUNK);
-    entry_t *e = calloc(CHUNK, sizeof *e);
+    uint32_t c = __atomic_load_n(&gasnete_tk_nchunks, __ATOMIC_RELAXED);
+    if (c == GASNETE_TK_MAXCHUNKS)
+        gasneti_fatalerror("more than %u operations await replies at once",
+                           GASNETE_TK_MAXCHUNKS * CHUNK);
+    gasnete_tk_entry_t *e = calloc(CHUNK, sizeof *e);
     if (!e) gasneti_fatalerror("out of memory for the table of operations awaiting replies");
     for (uint32_t i = 0; i < CHUNK; i++) e[i].next = i + 1 < CHUNK ? c * CHUNK + i + 2 : 0;
-    chunks[c] = e;
-    __atomic_store_n(&nchunks, c + 1, __ATOMIC_RELEASE);
+    gasnete_tk_chunks[c] = e;
+    __atomic_store_n(&gasnete_tk_nchunks, c + 1, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&spare_lock);
     mine.head = c * CHUNK + 1;
     mine.count = CHUNK;
 }
 
 /* Gives the first chunk of this thread's list to the spare list. */
-static void spill(void)
+void gasnete_tk_spill(void)
 {
     uint32_t first = mine.head, last = mine.head - 1;
     for (uint32_t n = 1; n < CHUNK; n++) last = at(last)->next - 1;
@@ -117,23 +107,6 @@ static void spill(void)
     at(last)->next = spare;
     spare = first;
     pthread_mutex_unlock(&spare_lock);
-}
-
-uint64_t gasnete_ticket_issue(int kind, gex_Rank_t node, void *ptr, size_t len, uintptr_t target)
-{
-    if (__builtin_expect(!mine.head, 0)) refill();
-    uint32_t slot = mine.head - 1;
-    entry_t *e = at(slot);
-    mine.head = e->next;
-    mine.count--;
-    e->ptr = ptr;
-    e->len = len;
-    e->target = target;
-    __atomic_store_n(&e->node, node, __ATOMIC_RELAXED);
-    __atomic_store_n(&e->kind, (uint32_t)kind, __ATOMIC_RELAXED);
-    uint32_t gen = e->gen + 1; /* only the issuer writes a free slot's generation */
-    __atomic_store_n(&e->gen, gen, __ATOMIC_RELEASE);
-    return (uint64_t)gen << 32 | slot;
 }
 
 static const char *const kind_name[] = {
@@ -147,42 +120,29 @@ static const char *const kind_name[] = {
     [GASNETE_TK_VIS_FETCH] = "a VIS peer-completion fetch",
 };
 
-static void reject(const char *handler, int src, uint32_t slot, uint32_t gen, const char *why)
+void gasnete_tk_reject(const char *handler, int src, uint32_t slot, uint32_t gen, int kind)
 {
-    gasneti_fatalerror("%s from node %d names ticket 0x%08x%08x (slot %u, generation %u): %s; "
-                       "no request of this node awaits it", handler, src, gen, slot, slot, gen, why);
-}
-
-gasnete_ticket_t gasnete_ticket_redeem(int32_t hi, int32_t lo, int kind, int src,
-                                       const char *handler)
-{
-    uint32_t gen = (uint32_t)hi, slot = (uint32_t)lo;
-    if (slot / CHUNK >= __atomic_load_n(&nchunks, __ATOMIC_ACQUIRE))
-        reject(handler, src, slot, gen, "no such slot");
-    entry_t *e = at(slot);
-    uint32_t now = __atomic_load_n(&e->gen, __ATOMIC_ACQUIRE);
-    if (!(gen & 1) || now != gen)
-        reject(handler, src, slot, gen, (now & 1) ? "the slot is out under another generation"
-                                       : gen < now ? "stale (answered already)"
-                                                   : "the slot is not out");
-    uint32_t k = __atomic_load_n(&e->kind, __ATOMIC_RELAXED);
-    uint32_t node = __atomic_load_n(&e->node, __ATOMIC_RELAXED);
-    if (k != (uint32_t)kind) {
-        char why[96];
-        snprintf(why, sizeof why, "it awaits %s", k < sizeof kind_name / sizeof *kind_name &&
-                 kind_name[k] ? kind_name[k] : "another reply");
-        reject(handler, src, slot, gen, why);
+    char why[96];
+    if (slot / CHUNK >= __atomic_load_n(&gasnete_tk_nchunks, __ATOMIC_ACQUIRE)) {
+        snprintf(why, sizeof why, "no such slot");
+    } else {
+        gasnete_tk_entry_t *e = at(slot);
+        uint32_t now = __atomic_load_n(&e->gen, __ATOMIC_ACQUIRE);
+        uint32_t k = __atomic_load_n(&e->kind, __ATOMIC_RELAXED);
+        uint32_t node = __atomic_load_n(&e->node, __ATOMIC_RELAXED);
+        if (!(gen & 1) || gen > now)
+            snprintf(why, sizeof why, "the slot is not out under that generation");
+        else if (gen < now)
+            snprintf(why, sizeof why, "stale (answered already)");
+        else if (k != (uint32_t)kind)
+            snprintf(why, sizeof why, "it awaits %s",
+                     k < sizeof kind_name / sizeof *kind_name && kind_name[k] ? kind_name[k]
+                                                                             : "another reply");
+        else if (node != (uint32_t)src)
+            snprintf(why, sizeof why, "it awaits a reply from node %u", node);
+        else
+            snprintf(why, sizeof why, "answered by another reply at the same moment");
     }
-    if (node != (uint32_t)src) {
-        char why[64];
-        snprintf(why, sizeof why, "it awaits a reply from node %u", node);
-        reject(handler, src, slot, gen, why);
-    }
-    if (!__atomic_compare_exchange_n(&e->gen, &now, gen + 1, 0, __ATOMIC_ACQ_REL, __ATOMIC_RELAXED))
-        reject(handler, src, slot, gen, "stale (answered already)");
-    gasnete_ticket_t t = {e->ptr, e->len, e->target}; /* the slot is ours until it is pushed */
-    e->next = mine.head;
-    mine.head = slot + 1;
-    if (++mine.count > 2 * CHUNK) spill();
-    return t;
+    gasneti_fatalerror("%s from node %d names ticket 0x%08x%08x (slot %u, generation %u), which "
+                       "awaits no reply from it: %s", handler, src, gen, slot, slot, gen, why);
 }

@@ -952,7 +952,7 @@ static void ack_h(ammpi_token_t tok, int32_t k_hi, int32_t k_lo)
 {
     int src;
     ammpi_token_source(tok, &src);
-    gasnete_complete(gasnete_ticket_redeem(k_hi, k_lo, GASNETE_TK_ACK, src, "a VIS put's ack").target);
+    gasnete_complete_kept(gasnete_ticket_redeem(k_hi, k_lo, GASNETE_TK_ACK, src, "a VIS put's ack").target);
 }
 
 static void get_h(ammpi_token_t tok, void *buf, size_t n, int32_t fmt, int32_t r_hi, int32_t r_lo,
