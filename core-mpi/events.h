@@ -12,7 +12,8 @@
  * target: the record's address with the counter's index in the low bits
  * (records are 8-byte aligned); the reply handler (or the poll of a
  * native backend) decrements that counter atomically, on whatever thread
- * polls, after checking the record's magic.
+ * polls. Targets never travel on the wire: a request carries a reply
+ * ticket (extended/ticket.c) whose slot holds the target.
  *
  * Records come from a per-thread free list grown in slabs, so issuing an
  * operation allocates nothing once warm; a record returns to the list of
@@ -56,6 +57,13 @@ static inline void gasnete_add(gasnete_op_t *op, int which, uint32_t n)
 /* Completes one piece named by a target that came back from the wire
  * (fatal if it names no record of this process). */
 void gasnete_complete(uintptr_t target);
+/* Completes one piece named by a target this process kept (a reply
+ * ticket's, extended/ticket.h): nothing from the wire to check. */
+static inline void gasnete_complete_kept(uintptr_t target)
+{
+    gasnete_op_t *op = (gasnete_op_t *)(target & ~(uintptr_t)7);
+    __atomic_fetch_sub(&op->cnt[target & 7], 1, __ATOMIC_RELEASE);
+}
 /* Completes n pieces at once (a packed batch's run of one record's ops). */
 void gasnete_complete_n(uintptr_t target, uint32_t n);
 /* The record a target names, checked (for replies carrying a value). */

@@ -40,6 +40,13 @@ int gasnete_pack_put(gasnete_op_t *op, gasneti_tm_t tm, gex_EP_Location_t loc, v
 int gasnete_pack_get(gasnete_op_t *op, gasneti_tm_t tm, gex_EP_Location_t loc, void *dest,
                      const void *src, size_t n);
 
+/* Reply tickets (ticket.c): a request whose reply touches memory or
+ * completes an operation of this process sends a ticket, never a pointer;
+ * the reply handler redeems it, once, checked against the kind of reply
+ * and the node the request went to (fatal otherwise, naming the handler,
+ * the sender and the ticket). */
+#include "ticket.h"
+
 /* Pointers and 64-bit values travel as two handler arguments, high word first. */
 #define GASNETE_HI(p) ((gex_AM_Arg_t)(uint32_t)((uint64_t)(uintptr_t)(p) >> 32))
 #define GASNETE_LO(p) ((gex_AM_Arg_t)(uint32_t)(uintptr_t)(p))

@@ -21,8 +21,8 @@
  *
  * WIRE. The request payload is a sequence of records, each a 12-byte
  * header {u64 remote address, u32 len << 1 | is_get} followed, for a put,
- * by len bytes of data; the arguments are the initiator's settle record
- * (below) and the total of the get lengths. The target checks every
+ * by len bytes of data; the arguments are the ticket (ticket.c) of the
+ * initiator's settle record (below) and the total of the get lengths. The target checks every
  * record (whole header, 0 < len, data present, the range inside the bound
  * segment of the endpoint addressed, get total as announced) before it
  * applies any: a bad batch is fatal, naming the sender. It then applies
@@ -34,9 +34,10 @@
  * SETTLE. The initiator keeps, per batch in flight, a settle record: the
  * completion targets of its records, run-length encoded (consecutive NBI
  * ops name one counter), and the local destination and length of each
- * get. Destinations never travel. The reply handler (on any thread)
- * checks that the reply names a settle record in flight and carries the
- * announced bytes, copies each get's data to its destination, then
+ * get. Destinations never travel, nor the record's address. The reply
+ * handler (on any thread) redeems the ticket (a batch of this node in
+ * flight to the reply's sender, answered once), checks the reply carries
+ * the announced bytes, copies each get's data to its destination, then
  * completes the targets: an NB handle completes once its own data is in
  * place. Settle records come from a global free list (one lock per batch).
  *
@@ -53,7 +54,6 @@
 #include <string.h>
 
 #define REC_HDR 12
-#define SETTLE_MAGIC 0x5e771e
 
 typedef struct {
     uintptr_t target;
@@ -66,8 +66,6 @@ typedef struct {
 } getdest_t;
 
 typedef struct settle {
-    uint32_t magic;
-    uint32_t in_flight; /* atomic: sent, its reply not yet handled */
     struct settle *next; /* free list */
     struct settle *all;  /* every settle record, so none is ever lost */
     size_t nruns, ngets, get_bytes;
@@ -115,8 +113,6 @@ static settle_t *settle_get(void)
     if (!s) {
         s = malloc(sizeof *s + max_records * (sizeof(run_t) + sizeof(getdest_t)));
         if (!s) gasneti_fatalerror("out of memory for a packed-RMA batch");
-        s->magic = SETTLE_MAGIC;
-        s->in_flight = 0;
         s->runs = (run_t *)(s + 1);
         s->gets = (getdest_t *)(s->runs + max_records);
         pthread_mutex_lock(&settle_lock);
@@ -158,19 +154,19 @@ static void send_batch(batch_t *b, int immediate)
 {
     if (ammpi_current_token()) return; /* a handler cannot send requests: the next poll will */
     settle_t *s = b->s;
-    int32_t args[3] = {GASNETE_HI(s), GASNETE_LO(s), (int32_t)s->get_bytes};
+    uint64_t k = gasnete_ticket_issue(GASNETE_TK_PACK, b->loc.gex_rank, s, 0, 0);
+    int32_t args[3] = {GASNETE_HI(k), GASNETE_LO(k), (int32_t)s->get_bytes};
     ammpi_msg_t m = {AMMPI_MEDIUM, (int)b->loc.gex_rank, b->loc.gex_ep_index, b->tm->ep->index,
                      GASNETE_H_PACK, b->buf, b->used, NULL, 3, args,
                      immediate ? AMMPI_IMMEDIATE : 0, NULL};
     b->used = 0;
     b->s = NULL;
-    __atomic_store_n(&s->in_flight, 1, __ATOMIC_RELEASE);
     int rc = gasnetc_request(&m);
     if (rc == AMMPI_OK) return;
     if (!immediate)
         gasneti_fatalerror("the library's AM request (a packed RMA batch to node %u) failed: "
                            "transport error %d", b->loc.gex_rank, rc);
-    __atomic_store_n(&s->in_flight, 0, __ATOMIC_RELAXED);
+    gasnete_ticket_redeem(args[0], args[1], GASNETE_TK_PACK, (int)b->loc.gex_rank, "a batch not sent");
     settle_put(s);
 }
 
@@ -341,15 +337,16 @@ static void pack_h(ammpi_token_t tok, void *buf, size_t n, int32_t s_hi, int32_t
 
 /* ---- the initiator, on the reply */
 
-static void settle(int32_t s_hi, int32_t s_lo, const char *data, size_t n)
+static void settle(ammpi_token_t tok, int32_t k_hi, int32_t k_lo, const char *data, size_t n)
 {
-    settle_t *s = GASNETE_PTR(s_hi, s_lo);
-    if (!s || s->magic != SETTLE_MAGIC || !__atomic_exchange_n(&s->in_flight, 0, __ATOMIC_ACQ_REL))
-        gasneti_fatalerror("a reply names packed RMA batch %p, which is not a batch of this node "
-                           "in flight", (void *)s);
+    int src = -1;
+    ammpi_token_source(tok, &src);
+    settle_t *s = gasnete_ticket_redeem(k_hi, k_lo, GASNETE_TK_PACK, src,
+                                        data ? "a packed RMA batch's data reply"
+                                             : "a packed RMA batch's ack").ptr;
     if (n != s->get_bytes)
-        gasneti_fatalerror("the reply to packed RMA batch %p carries %zu bytes, not the %zu its "
-                           "gets asked for", (void *)s, n, s->get_bytes);
+        gasneti_fatalerror("the reply from node %d to a packed RMA batch carries %zu bytes, not "
+                           "the %zu its gets asked for", src, n, s->get_bytes);
     for (size_t i = 0; i < s->ngets; i++) {
         memcpy(s->gets[i].dest, data, s->gets[i].len);
         data += s->gets[i].len;
@@ -358,16 +355,14 @@ static void settle(int32_t s_hi, int32_t s_lo, const char *data, size_t n)
     settle_put(s);
 }
 
-static void pack_ack_h(ammpi_token_t tok, int32_t s_hi, int32_t s_lo)
+static void pack_ack_h(ammpi_token_t tok, int32_t k_hi, int32_t k_lo)
 {
-    (void)tok;
-    settle(s_hi, s_lo, NULL, 0);
+    settle(tok, k_hi, k_lo, NULL, 0);
 }
 
-static void pack_data_h(ammpi_token_t tok, void *buf, size_t n, int32_t s_hi, int32_t s_lo)
+static void pack_data_h(ammpi_token_t tok, void *buf, size_t n, int32_t k_hi, int32_t k_lo)
 {
-    (void)tok;
-    settle(s_hi, s_lo, buf, n);
+    settle(tok, k_hi, k_lo, buf ? buf : "", n); /* an empty Medium's buf may be NULL */
 }
 
 #define REQ(index, fn, cat, n) {index, (ammpi_handler_fn)(fn), (cat) | AMMPI_REQUEST, n}

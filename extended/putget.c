@@ -13,8 +13,10 @@
  *   memset, put_val, get_val          one Short request, answered by a Short
  *
  * A peer is named by (team, rank): the member's jobrank and endpoint
- * index. Every request names a completion target (core-mpi/events.h) that
- * its reply echoes; the reply handler completes it. A transfer within the
+ * index. Every request carries a reply ticket (ticket.c) naming, in this
+ * process, the completion target (core-mpi/events.h) and for a get the
+ * piece's destination; its reply echoes it, and the reply handler redeems
+ * it and completes the target. A transfer within the
  * calling process is a plain copy with no message; a peer served by a
  * native RMA backend (core-native/rma.h) gets the backend's put and get
  * instead of AMs, and a created endpoint's segment mapped here (a
@@ -261,8 +263,9 @@ static void put_device(gasnete_op_t *op, gasneti_tm_t tm, gex_EP_Location_t loc,
             piece = bounce;
         }
         char *d = (char *)dest + off; /* the Medium's payload is copied before the call returns */
+        uint64_t k = gasnete_ticket_issue(GASNETE_TK_ACK, loc.gex_rank, NULL, 0, t);
         gasnete_am_request(tm, loc, AMMPI_MEDIUM, GASNETE_H_PUT_MEDIUM, piece, len, NULL, NULL, 4,
-                           GASNETE_HI(d), GASNETE_LO(d), GASNETE_HI(t), GASNETE_LO(t));
+                           GASNETE_HI(d), GASNETE_LO(d), GASNETE_HI(k), GASNETE_LO(k));
     }
     free(bounce);
 }
@@ -326,8 +329,9 @@ void gasnete_put(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *dest,
     uintptr_t t = gasnete_target(op, GASNETE_PUT);
     if (n <= put_medium_max) {
         gasnete_add(op, GASNETE_PUT, 1);
+        uint64_t k = gasnete_ticket_issue(GASNETE_TK_ACK, loc.gex_rank, NULL, 0, t);
         gasnete_am_request(tm, loc, AMMPI_MEDIUM, GASNETE_H_PUT_MEDIUM, src, n, NULL, NULL, 4,
-                           GASNETE_HI(dest), GASNETE_LO(dest), GASNETE_HI(t), GASNETE_LO(t));
+                           GASNETE_HI(dest), GASNETE_LO(dest), GASNETE_HI(k), GASNETE_LO(k));
         return;
     }
     uint32_t *src_free = lc_mode == LC_NOW ? NULL : lc_mode == LC_DEFER ? gasnete_counter(op, GASNETE_PUT) : lc;
@@ -335,8 +339,9 @@ void gasnete_put(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *dest,
     gasnete_add(op, GASNETE_PUT, (uint32_t)pieces);
     for (size_t off = 0; off < n; off += PUT_CHUNK) {
         size_t len = n - off < PUT_CHUNK ? n - off : PUT_CHUNK;
+        uint64_t k = gasnete_ticket_issue(GASNETE_TK_ACK, loc.gex_rank, NULL, 0, t);
         gasnete_am_request(tm, loc, AMMPI_LONG, GASNETE_H_PUT_LONG, (const char *)src + off, len,
-                           (char *)dest + off, src_free, 2, GASNETE_HI(t), GASNETE_LO(t));
+                           (char *)dest + off, src_free, 2, GASNETE_HI(k), GASNETE_LO(k));
     }
 }
 
@@ -374,10 +379,11 @@ void gasnete_get(gasnete_op_t *op, gasneti_tm_t tm, void *dest, gex_Rank_t rank,
     for (size_t off = 0; off < n; off += GET_CHUNK) {
         size_t len = n - off < GET_CHUNK ? n - off : GET_CHUNK;
         const char *s = (const char *)src + off;
-        char *d = (char *)dest + off;
+        char *d = (char *)dest + off; /* sent for a Long reply; a Medium one lands where k says */
+        uint64_t k = gasnete_ticket_issue(GASNETE_TK_GET, loc.gex_rank, d, len, t);
         gasnete_am_request(tm, loc, AMMPI_SHORT, GASNETE_H_GET, NULL, 0, NULL, NULL, 8,
                            GASNETE_HI(s), GASNETE_LO(s), (int32_t)len, GASNETE_HI(d), GASNETE_LO(d),
-                           GASNETE_HI(t), GASNETE_LO(t), use_long);
+                           GASNETE_HI(k), GASNETE_LO(k), use_long);
     }
 }
 
@@ -413,9 +419,10 @@ void gasnete_memset(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *de
     }
     uintptr_t t = gasnete_target(op, GASNETE_PUT);
     gasnete_add(op, GASNETE_PUT, 1);
+    uint64_t k = gasnete_ticket_issue(GASNETE_TK_ACK, loc.gex_rank, NULL, 0, t);
     gasnete_am_request(tm, loc, AMMPI_SHORT, GASNETE_H_MEMSET, NULL, 0, NULL, NULL, 7,
                        GASNETE_HI(dest), GASNETE_LO(dest), val, GASNETE_HI(n), GASNETE_LO(n),
-                       GASNETE_HI(t), GASNETE_LO(t));
+                       GASNETE_HI(k), GASNETE_LO(k));
 }
 
 void gasnete_put_val(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *dest,
@@ -447,9 +454,10 @@ void gasnete_put_val(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *d
     }
     uintptr_t t = gasnete_target(op, GASNETE_PUT);
     gasnete_add(op, GASNETE_PUT, 1);
+    uint64_t k = gasnete_ticket_issue(GASNETE_TK_ACK, loc.gex_rank, NULL, 0, t);
     gasnete_am_request(tm, loc, AMMPI_SHORT, GASNETE_H_PUT_VAL, NULL, 0, NULL, NULL, 7,
                        GASNETE_HI(dest), GASNETE_LO(dest), GASNETE_HI(value), GASNETE_LO(value),
-                       (int32_t)n, GASNETE_HI(t), GASNETE_LO(t));
+                       (int32_t)n, GASNETE_HI(k), GASNETE_LO(k));
 }
 
 void gasnete_get_val(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *src, size_t n,
@@ -486,8 +494,9 @@ void gasnete_get_val(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *s
     }
     uintptr_t t = gasnete_target(op, GASNETE_GET);
     gasnete_add(op, GASNETE_GET, 1);
+    uint64_t k = gasnete_ticket_issue(GASNETE_TK_GET_VAL, loc.gex_rank, NULL, n, t);
     gasnete_am_request(tm, loc, AMMPI_SHORT, GASNETE_H_GET_VAL, NULL, 0, NULL, NULL, 5,
-                       GASNETE_HI(src), GASNETE_LO(src), (int32_t)n, GASNETE_HI(t), GASNETE_LO(t));
+                       GASNETE_HI(src), GASNETE_LO(src), (int32_t)n, GASNETE_HI(k), GASNETE_LO(k));
 }
 
 /* ---- handlers (run by ammpi with an ammpi token) */
@@ -518,10 +527,9 @@ static void put_long_h(ammpi_token_t tok, void *buf, size_t n, int32_t t_hi, int
     ack(tok, t_hi, t_lo);
 }
 
-static void ack_h(ammpi_token_t tok, int32_t t_hi, int32_t t_lo)
+static void ack_h(ammpi_token_t tok, int32_t k_hi, int32_t k_lo)
 {
-    (void)tok;
-    gasnete_complete((uintptr_t)GASNETE_U64(t_hi, t_lo));
+    gasnete_complete_kept(gasnete_ticket_redeem(k_hi, k_lo, GASNETE_TK_ACK, source(tok), "a put's ack").target);
 }
 
 static void get_h(ammpi_token_t tok, int32_t s_hi, int32_t s_lo, int32_t n, int32_t d_hi,
@@ -536,33 +544,39 @@ static void get_h(ammpi_token_t tok, int32_t s_hi, int32_t s_lo, int32_t n, int3
         char *bounce = malloc(len ? len : 1);
         if (!bounce) gasneti_fatalerror("out of memory staging a get from device memory");
         gasneti_mk_copy(NULL, bounce, smk, src, len);
-        gasnete_am_reply(tok, AMMPI_MEDIUM, GASNETE_H_GET_MEDIUM_REPLY, bounce, len, NULL, 4, d_hi,
-                         d_lo, t_hi, t_lo);
+        gasnete_am_reply(tok, AMMPI_MEDIUM, GASNETE_H_GET_MEDIUM_REPLY, bounce, len, NULL, 2, t_hi,
+                         t_lo);
         free(bounce);
     } else if (use_long)
         gasnete_am_reply(tok, AMMPI_LONG, GASNETE_H_GET_LONG_REPLY, src, len, GASNETE_PTR(d_hi, d_lo),
                          2, t_hi, t_lo);
     else
-        gasnete_am_reply(tok, AMMPI_MEDIUM, GASNETE_H_GET_MEDIUM_REPLY, src, len, NULL, 4, d_hi,
-                         d_lo, t_hi, t_lo);
+        gasnete_am_reply(tok, AMMPI_MEDIUM, GASNETE_H_GET_MEDIUM_REPLY, src, len, NULL, 2, t_hi,
+                         t_lo);
 }
 
-static void get_medium_reply_h(ammpi_token_t tok, void *buf, size_t n, int32_t d_hi, int32_t d_lo,
-                               int32_t t_hi, int32_t t_lo)
+/* A get's piece comes back whole: the bytes the ticket asked for, where
+ * it said (a Long reply's destination was checked to lie in the segment
+ * by ammpi; here it must be the piece's own). */
+static void get_medium_reply_h(ammpi_token_t tok, void *buf, size_t n, int32_t k_hi, int32_t k_lo)
 {
-    (void)tok;
-    uintptr_t t = (uintptr_t)GASNETE_U64(t_hi, t_lo);
-    gasnete_target_op(t); /* the destination belongs to an operation of ours */
-    write_local(GASNETE_PTR(d_hi, d_lo), buf, n);
-    gasnete_complete(t);
+    int src = source(tok);
+    gasnete_ticket_t k = gasnete_ticket_redeem(k_hi, k_lo, GASNETE_TK_GET, src, "a get's Medium reply");
+    if (n != k.len)
+        gasneti_fatalerror("a get's Medium reply from node %d brings %zu bytes to a piece of %zu",
+                           src, n, k.len);
+    write_local(k.ptr, buf, n);
+    gasnete_complete_kept(k.target);
 }
 
-static void get_long_reply_h(ammpi_token_t tok, void *buf, size_t n, int32_t t_hi, int32_t t_lo)
+static void get_long_reply_h(ammpi_token_t tok, void *buf, size_t n, int32_t k_hi, int32_t k_lo)
 {
-    (void)tok;
-    (void)buf;
-    (void)n;
-    gasnete_complete((uintptr_t)GASNETE_U64(t_hi, t_lo));
+    int src = source(tok);
+    gasnete_ticket_t k = gasnete_ticket_redeem(k_hi, k_lo, GASNETE_TK_GET, src, "a get's Long reply");
+    if (buf != k.ptr || n != k.len)
+        gasneti_fatalerror("a get's Long reply from node %d wrote [%p, +%zu), not its piece "
+                           "[%p, +%zu)", src, buf, n, k.ptr, k.len);
+    gasnete_complete_kept(k.target);
 }
 
 static void memset_h(ammpi_token_t tok, int32_t d_hi, int32_t d_lo, int32_t val, int32_t n_hi,
@@ -605,13 +619,13 @@ static void get_val_h(ammpi_token_t tok, int32_t s_hi, int32_t s_lo, int32_t n, 
                      GASNETE_LO(v), t_hi, t_lo);
 }
 
-static void get_val_reply_h(ammpi_token_t tok, int32_t v_hi, int32_t v_lo, int32_t t_hi,
-                            int32_t t_lo)
+static void get_val_reply_h(ammpi_token_t tok, int32_t v_hi, int32_t v_lo, int32_t k_hi,
+                            int32_t k_lo)
 {
-    (void)tok;
-    uintptr_t t = (uintptr_t)GASNETE_U64(t_hi, t_lo);
-    gasnete_target_op(t)->value = GASNETE_U64(v_hi, v_lo);
-    gasnete_complete(t);
+    gasnete_ticket_t k = gasnete_ticket_redeem(k_hi, k_lo, GASNETE_TK_GET_VAL, source(tok),
+                                               "a value get's reply");
+    ((gasnete_op_t *)(k.target & ~(uintptr_t)7))->value = GASNETE_U64(v_hi, v_lo);
+    gasnete_complete_kept(k.target);
 }
 
 #define REQ(index, fn, cat, n) {index, (ammpi_handler_fn)(fn), (cat) | AMMPI_REQUEST, n}
@@ -621,7 +635,7 @@ const gasneti_handler_t gasnete_handlers[] = {
     REQ(GASNETE_H_PUT_LONG, put_long_h, AMMPI_LONG, 2),
     REP(GASNETE_H_ACK, ack_h, AMMPI_SHORT, 2),
     REQ(GASNETE_H_GET, get_h, AMMPI_SHORT, 8),
-    REP(GASNETE_H_GET_MEDIUM_REPLY, get_medium_reply_h, AMMPI_MEDIUM, 4),
+    REP(GASNETE_H_GET_MEDIUM_REPLY, get_medium_reply_h, AMMPI_MEDIUM, 2),
     REP(GASNETE_H_GET_LONG_REPLY, get_long_reply_h, AMMPI_LONG, 2),
     REQ(GASNETE_H_MEMSET, memset_h, AMMPI_SHORT, 7),
     REQ(GASNETE_H_PUT_VAL, put_val_h, AMMPI_SHORT, 7),

@@ -491,10 +491,11 @@ static gex_Event_t ad_op(gex_AD_t ad_, int nb, int dti, void *result_p, gex_Rank
         __atomic_thread_fence(__ATOMIC_RELEASE);
     }
     gasnete_add(op, which, 1);
-    gasnete_am_request(tm, loc, AMMPI_SHORT, GASNETE_H_AD_REQUEST, NULL, 0, NULL, NULL, 11,
+    /* the ticket holds where the result goes (r) and its type */
+    uint64_t k = gasnete_ticket_issue(GASNETE_TK_AD, loc.gex_rank, r, (size_t)dti, t);
+    gasnete_am_request(tm, loc, AMMPI_SHORT, GASNETE_H_AD_REQUEST, NULL, 0, NULL, NULL, 9,
                        GASNETE_HI(tgt_addr), GASNETE_LO(tgt_addr), GASNETE_HI(a), GASNETE_LO(a),
-                       GASNETE_HI(b), GASNETE_LO(b), GASNETE_HI(r), GASNETE_LO(r), GASNETE_HI(t),
-                       GASNETE_LO(t), desc);
+                       GASNETE_HI(b), GASNETE_LO(b), GASNETE_HI(k), GASNETE_LO(k), desc);
     return nb ? gasnete_event_of(op) : GEX_EVENT_INVALID;
 }
 
@@ -534,8 +535,7 @@ AD_OPS(DBL, double, DT_DBL, bits_dbl)
 /* On the target: checks what the request names against this endpoint's
  * segment, applies it, and replies (with the old value when fetching). */
 static void ad_request_h(ammpi_token_t tok, int32_t a_hi, int32_t a_lo, int32_t x_hi, int32_t x_lo,
-                         int32_t y_hi, int32_t y_lo, int32_t r_hi, int32_t r_lo, int32_t t_hi,
-                         int32_t t_lo, int32_t desc)
+                         int32_t y_hi, int32_t y_lo, int32_t k_hi, int32_t k_lo, int32_t desc)
 {
     ammpi_token_info_t ti;
     ammpi_token_info(tok, &ti);
@@ -553,34 +553,45 @@ static void ad_request_h(ammpi_token_t tok, int32_t a_hi, int32_t a_lo, int32_t 
                            "segment of endpoint %d", ti.src, addr, size, ti.ep);
     uint64_t old = apply((int)dti, op, addr, GASNETE_U64(x_hi, x_lo), GASNETE_U64(y_hi, y_lo), flags);
     if (op & FETCHING_OPS)
-        gasnete_am_reply(tok, AMMPI_SHORT, GASNETE_H_AD_RESULT, NULL, 0, NULL, 7, GASNETE_HI(old),
-                         GASNETE_LO(old), r_hi, r_lo, t_hi, t_lo, (int32_t)dti);
+        gasnete_am_reply(tok, AMMPI_SHORT, GASNETE_H_AD_RESULT, NULL, 0, NULL, 5, GASNETE_HI(old),
+                         GASNETE_LO(old), k_hi, k_lo, (int32_t)dti);
     else
-        gasnete_am_reply(tok, AMMPI_SHORT, GASNETE_H_AD_DONE, NULL, 0, NULL, 2, t_hi, t_lo);
+        gasnete_am_reply(tok, AMMPI_SHORT, GASNETE_H_AD_DONE, NULL, 0, NULL, 2, k_hi, k_lo);
 }
 
-static void ad_done_h(ammpi_token_t tok, int32_t t_hi, int32_t t_lo)
+static int source(ammpi_token_t tok)
 {
-    (void)tok;
-    gasnete_complete((uintptr_t)GASNETE_U64(t_hi, t_lo));
+    int src = -1;
+    ammpi_token_source(tok, &src);
+    return src;
 }
 
-static void ad_result_h(ammpi_token_t tok, int32_t v_hi, int32_t v_lo, int32_t r_hi, int32_t r_lo,
-                        int32_t t_hi, int32_t t_lo, int32_t dti)
+/* A non-fetching atomic's ticket names no result. */
+static void ad_done_h(ammpi_token_t tok, int32_t k_hi, int32_t k_lo)
 {
-    (void)tok;
-    uintptr_t t = (uintptr_t)GASNETE_U64(t_hi, t_lo);
-    gasnete_target_op(t); /* result_p belongs to an operation of ours */
-    void *r = GASNETE_PTR(r_hi, r_lo);
-    if ((uint32_t)dti >= NDT || !r)
-        gasneti_fatalerror("an atomic's reply names data type %d and result %p", (int)dti, r);
-    store_result(r, GASNETE_U64(v_hi, v_lo), (int)dti);
-    gasnete_complete(t);
+    int src = source(tok);
+    gasnete_ticket_t k = gasnete_ticket_redeem(k_hi, k_lo, GASNETE_TK_AD, src, "an atomic's done reply");
+    if (k.ptr)
+        gasneti_fatalerror("an atomic's done reply from node %d answers a fetching atomic", src);
+    gasnete_complete_kept(k.target);
+}
+
+/* The result goes where the ticket says, in the ticket's type. */
+static void ad_result_h(ammpi_token_t tok, int32_t v_hi, int32_t v_lo, int32_t k_hi, int32_t k_lo,
+                        int32_t dti)
+{
+    int src = source(tok);
+    gasnete_ticket_t k = gasnete_ticket_redeem(k_hi, k_lo, GASNETE_TK_AD, src, "an atomic's result reply");
+    if (!k.ptr || (size_t)(uint32_t)dti != k.len)
+        gasneti_fatalerror("an atomic's result reply from node %d names data type %d for an "
+                           "atomic of type %zu%s", src, (int)dti, k.len, k.ptr ? "" : " that fetches nothing");
+    store_result(k.ptr, GASNETE_U64(v_hi, v_lo), (int)k.len);
+    gasnete_complete_kept(k.target);
 }
 
 const gasneti_handler_t gasnete_ad_handlers[] = {
-    {GASNETE_H_AD_REQUEST, (ammpi_handler_fn)ad_request_h, AMMPI_SHORT | AMMPI_REQUEST, 11},
+    {GASNETE_H_AD_REQUEST, (ammpi_handler_fn)ad_request_h, AMMPI_SHORT | AMMPI_REQUEST, 9},
     {GASNETE_H_AD_DONE, (ammpi_handler_fn)ad_done_h, AMMPI_SHORT | AMMPI_REPLY, 2},
-    {GASNETE_H_AD_RESULT, (ammpi_handler_fn)ad_result_h, AMMPI_SHORT | AMMPI_REPLY, 7},
+    {GASNETE_H_AD_RESULT, (ammpi_handler_fn)ad_result_h, AMMPI_SHORT | AMMPI_REPLY, 5},
     {0, NULL, 0, 0},
 };

@@ -49,8 +49,9 @@ gex_Event_t gex_EP_QueryBoundSegmentNB(gex_TM_t tm_, gex_Rank_t rank, void **own
     if (!q) gasneti_fatalerror("%s: out of memory", call);
     *q = (query_t){gasnete_target(op, GASNETE_GET), loc, owneraddr_p, localaddr_p, size_p};
     gasnete_add(op, GASNETE_GET, 1);
-    gasnete_am_request(tm, loc, AMMPI_SHORT, GASNETE_H_SEGQ, NULL, 0, NULL, NULL, 2, GASNETE_HI(q),
-                       GASNETE_LO(q));
+    uint64_t k = gasnete_ticket_issue(GASNETE_TK_SEGQ, loc.gex_rank, q, 0, q->target);
+    gasnete_am_request(tm, loc, AMMPI_SHORT, GASNETE_H_SEGQ, NULL, 0, NULL, NULL, 2, GASNETE_HI(k),
+                       GASNETE_LO(k));
     return gasnete_event_of(op);
 }
 
@@ -69,11 +70,10 @@ static void segq_h(ammpi_token_t tok, int32_t q_hi, int32_t q_lo)
 static void segq_reply_h(ammpi_token_t tok, int32_t q_hi, int32_t q_lo, int32_t a_hi, int32_t a_lo,
                          int32_t s_hi, int32_t s_lo)
 {
-    query_t *q = GASNETE_PTR(q_hi, q_lo);
     ammpi_token_info_t ti;
     ammpi_token_info(tok, &ti);
-    gasnete_target_op(q->target); /* it names an operation of ours */
-    if ((gex_Rank_t)ti.src != q->loc.gex_rank || ti.src_ep != q->loc.gex_ep_index)
+    query_t *q = gasnete_ticket_redeem(q_hi, q_lo, GASNETE_TK_SEGQ, ti.src, "a segment query's reply").ptr;
+    if (ti.src_ep != q->loc.gex_ep_index)
         gasneti_fatalerror("a segment query reply from node %d endpoint %d answers a query to "
                            "node %u endpoint %u", ti.src, ti.src_ep, q->loc.gex_rank,
                            q->loc.gex_ep_index);

@@ -618,6 +618,7 @@ typedef struct {
     size_t last;    /* VEC: offset of the last record, or SIZE_MAX */
     size_t data;    /* bytes of data the packet moves */
     size_t li, loff; /* get: where its data goes in the local list */
+    gex_Rank_t node; /* the jobrank it goes to, who answers its ticket */
 } packet_t;
 
 /* Opens a packet for the remote stream from rc on (pos bytes into it,
@@ -631,6 +632,7 @@ static void packet_open(packet_t *p, const cursor_t *rc, size_t pos, size_t left
     else need = regions > PKT_MAX / REC_HDR ? PKT_MAX : REC_HDR * regions;
     if (with_data) need = left > PKT_MAX - need ? PKT_MAX : need + left;
     p->buf = request_prepare(&p->prep, loc, tm->ep->index, need > PKT_MAX ? PKT_MAX : need, nargs);
+    p->node = loc.gex_rank;
     p->cap = p->prep.offer_size;
     p->used = 0;
     p->last = SIZE_MAX;
@@ -687,8 +689,8 @@ static void put_flush(packet_t *p, gasnete_op_t *op, int fmt)
 {
     if (!p->buf) return;
     if (fmt == FMT_STR) put64(p->buf + 32, p->data);
-    uintptr_t t = gasnete_target(op, GASNETE_PUT);
-    int32_t args[3] = {fmt, GASNETE_HI(t), GASNETE_LO(t)};
+    uint64_t k = gasnete_ticket_issue(GASNETE_TK_ACK, p->node, NULL, 0, gasnete_target(op, GASNETE_PUT));
+    int32_t args[3] = {fmt, GASNETE_HI(k), GASNETE_LO(k)};
     gasnete_add(op, GASNETE_PUT, 1);
     request_commit(&p->prep, H_PUT, p->used, args);
     p->buf = NULL;
@@ -738,26 +740,23 @@ static void am_put(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, gex_EP_Lo
 }
 
 /* A get on the AM path: where its replies' data goes. Freed by whoever
- * brings left to 0 (left holds 1 extra while packets are being sent). */
-#define GETREC_MAGIC 0x56495347u
+ * brings left to 0 (left holds 1 extra while packets are being sent).
+ * Each packet's ticket names the record and the packet's bytes: a reply
+ * brings exactly those, so left reaches 0 with the last packet's reply. */
 typedef struct {
-    uint32_t magic;
     uintptr_t target;
     size_t left;
     vis_side_t local;
 } getrec_t;
 
-static void getrec_free(getrec_t *rec)
-{
-    rec->magic = 0;
-    free(rec);
-}
+static void getrec_free(getrec_t *rec) { free(rec); }
 
 static void get_flush(packet_t *p, int fmt, getrec_t *rec, gasnete_op_t *op)
 {
     if (!p->buf) return;
     if (fmt == FMT_STR) put64(p->buf + 32, p->data);
-    int32_t args[7] = {fmt, GASNETE_HI(rec), GASNETE_LO(rec), GASNETE_HI(p->li), GASNETE_LO(p->li),
+    uint64_t k = gasnete_ticket_issue(GASNETE_TK_VIS_GET, p->node, rec, p->data, 0);
+    int32_t args[7] = {fmt, GASNETE_HI(k), GASNETE_LO(k), GASNETE_HI(p->li), GASNETE_LO(p->li),
                        GASNETE_HI(p->loff), GASNETE_LO(p->loff)};
     gasnete_add(op, GASNETE_GET, 1);
     request_commit(&p->prep, H_GET, p->used, args);
@@ -769,7 +768,6 @@ static void am_get(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, gex_EP_Lo
 {
     getrec_t *rec = malloc(sizeof *rec);
     if (!rec) gasneti_fatalerror("%s: out of memory for a get record", call);
-    rec->magic = GETREC_MAGIC;
     rec->target = gasnete_target(op, GASNETE_GET);
     rec->left = total + 1;
     rec->local = *l;
@@ -950,10 +948,11 @@ static void put_h(ammpi_token_t tok, void *buf, size_t n, int32_t fmt, int32_t t
     gasnete_am_reply(tok, AMMPI_SHORT, H_ACK, NULL, 0, NULL, 2, t_hi, t_lo);
 }
 
-static void ack_h(ammpi_token_t tok, int32_t t_hi, int32_t t_lo)
+static void ack_h(ammpi_token_t tok, int32_t k_hi, int32_t k_lo)
 {
-    (void)tok;
-    gasnete_complete((uintptr_t)GASNETE_U64(t_hi, t_lo));
+    int src;
+    ammpi_token_source(tok, &src);
+    gasnete_complete_kept(gasnete_ticket_redeem(k_hi, k_lo, GASNETE_TK_ACK, src, "a VIS put's ack").target);
 }
 
 static void get_h(ammpi_token_t tok, void *buf, size_t n, int32_t fmt, int32_t r_hi, int32_t r_lo,
@@ -986,10 +985,11 @@ static void get_reply_h(ammpi_token_t tok, void *buf, size_t n, int32_t r_hi, in
 {
     int src;
     ammpi_token_source(tok, &src);
-    getrec_t *rec = GASNETE_PTR(r_hi, r_lo);
-    if (!rec || ((uintptr_t)rec & 7) || rec->magic != GETREC_MAGIC)
-        gasneti_fatalerror("a VIS get reply from node %d names %p, which is not a get of this node",
-                           src, (void *)rec);
+    gasnete_ticket_t k = gasnete_ticket_redeem(r_hi, r_lo, GASNETE_TK_VIS_GET, src, "a VIS get's reply");
+    getrec_t *rec = k.ptr;
+    if (n != k.len)
+        gasneti_fatalerror("a VIS get reply from node %d brings %zu bytes to a packet of %zu", src,
+                           n, k.len);
     size_t i = GASNETE_U64(i_hi, i_lo), off = GASNETE_U64(o_hi, o_lo);
     if (i >= rec->local.n || off >= region_len(&rec->local, i) ||
         n > __atomic_load_n(&rec->left, __ATOMIC_RELAXED))
@@ -1011,9 +1011,7 @@ static void get_reply_h(ammpi_token_t tok, void *buf, size_t n, int32_t r_hi, in
 
 /* ---- peer completion (§15.5) */
 
-#define PCREC_MAGIC 0x56495350u
 typedef struct {
-    uint32_t magic;
     gex_AM_Index_t handler;
     gex_EP_Location_t peer;
     uintptr_t target;
@@ -1067,14 +1065,14 @@ static void pc_send(gasnete_op_t *op, gasneti_tm_t tm, gex_EP_Location_t loc, co
 {
     pcrec_t *rec = malloc(sizeof *rec);
     if (!rec) gasneti_fatalerror("%s: out of memory for a peer-completion record", call);
-    rec->magic = PCREC_MAGIC;
     rec->handler = arming.handler;
     rec->peer = loc;
     rec->target = gasnete_target(op, GASNETE_PUT);
     rec->nbytes = arming.nbytes;
     memcpy(rec->payload, arming.payload, arming.nbytes);
     gasnete_add(op, GASNETE_PUT, 1);
-    request_short(loc, tm->ep->index, H_PC_NOTIFY, GASNETE_HI(rec), GASNETE_LO(rec));
+    uint64_t k = gasnete_ticket_issue(GASNETE_TK_VIS_FETCH, loc.gex_rank, rec, 0, 0);
+    request_short(loc, tm->ep->index, H_PC_NOTIFY, GASNETE_HI(k), GASNETE_LO(k));
 }
 
 static void pc_notify_h(ammpi_token_t tok, int32_t r_hi, int32_t r_lo)
@@ -1113,17 +1111,14 @@ static void pc_fetch_h(ammpi_token_t tok, int32_t r_hi, int32_t r_lo)
 {
     ammpi_token_info_t ti;
     ammpi_token_info(tok, &ti);
-    pcrec_t *rec = GASNETE_PTR(r_hi, r_lo);
-    if (!rec || ((uintptr_t)rec & 7) || rec->magic != PCREC_MAGIC)
-        gasneti_fatalerror("a VIS peer-completion fetch from node %d names %p, which is not a "
-                           "pending notification of this node", ti.src, (void *)rec);
-    if ((gex_Rank_t)ti.src != rec->peer.gex_rank || ti.src_ep != rec->peer.gex_ep_index)
+    pcrec_t *rec = gasnete_ticket_redeem(r_hi, r_lo, GASNETE_TK_VIS_FETCH, ti.src,
+                                         "a VIS peer-completion fetch").ptr;
+    if (ti.src_ep != rec->peer.gex_ep_index)
         gasneti_fatalerror("a VIS peer-completion fetch comes from node %d endpoint %d, not from "
                            "the put's target (node %u endpoint %u)", ti.src, ti.src_ep,
                            rec->peer.gex_rank, rec->peer.gex_ep_index);
     uintptr_t t = rec->target;
     gasnete_am_reply(tok, AMMPI_MEDIUM, rec->handler, rec->payload, rec->nbytes, NULL, 0);
-    rec->magic = 0;
     free(rec);
     gasnete_complete(t);
 }

@@ -35,6 +35,44 @@ for k in replies payload_replies payload_requests; do
 done
 t ammpi_unsolicited_oversized 2 "${unsolicited_env[@]}" -g "ammpi_unsolicited oversized: node 0: ok" \
     -- $B/tests/ammpi_unsolicited oversized 50
+# replies the library's own handlers never asked for, forged by a client
+# handler of the peer (tests/ex_forge_reply.c): a reply names a ticket,
+# never a pointer (extended/ticket.c), and one that names no operation of
+# this node awaiting that reply from that node ends the job, naming the
+# handler, the sender and the ticket. A flood to each library reply
+# handler (and VIS's FETCH request), a replayed ticket, a get's reply of
+# the wrong length or landing elsewhere, a ticket of a get to a stopped
+# third node, or of another kind of reply.
+FR=(-e GASNET_RMA=am -e GASNET_PACK_MAX=0 -x nonzero)
+NOSLOT='names ticket 0x000000017fffffff \(slot 2147483647, generation 1\), which awaits no reply from it: no such slot'
+while IFS='|' read -r case what; do
+    t ex_forge_reply_$case 2 "${FR[@]}" -g "FATAL ERROR: node 0 of 2: $what from node 1 $NOSLOT" \
+        -- $B/tests/seq/ex_forge_reply $case
+done <<'CASES'
+h_ack|a put's ack
+h_get_medium|a get's Medium reply
+h_get_long|a get's Long reply
+h_get_val|a value get's reply
+h_pack_ack|a packed RMA batch's ack
+h_pack_data|a packed RMA batch's data reply
+h_ad_done|an atomic's done reply
+h_ad_result|an atomic's result reply
+h_vis_ack|a VIS put's ack
+h_vis_get|a VIS get's reply
+h_vis_fetch|a VIS peer-completion fetch
+h_segq|a segment query's reply
+CASES
+TICKET0='names ticket 0x0000000300000000 \(slot 0, generation 3\), which awaits no reply from it'
+t ex_forge_reply_stale 2 "${FR[@]}" -g "node 0 of 2: a get's Medium reply from node 1 $TICKET0: stale \(answered already\)" \
+    -- $B/tests/seq/ex_forge_reply stale
+t ex_forge_reply_length 2 "${FR[@]}" -g "node 0 of 2: a get's Medium reply from node 1 brings 100 bytes to a piece of 8" \
+    -- $B/tests/seq/ex_forge_reply length
+t ex_forge_reply_long_dest 2 "${FR[@]}" -g "node 0 of 2: a get's Long reply from node 1 wrote \[0x[0-9a-f]+, \+8\), not its piece" \
+    -- $B/tests/seq/ex_forge_reply long_dest
+t ex_forge_reply_other_node 3 "${FR[@]}" -g "node 0 of 3: a get's Medium reply from node 1 $TICKET0: it awaits a reply from node 2" \
+    -- $B/tests/seq/ex_forge_reply other_node
+t ex_forge_reply_kind 3 "${FR[@]}" -g "node 0 of 3: an atomic's done reply from node 1 $TICKET0: it awaits a get's data" \
+    -- $B/tests/seq/ex_forge_reply kind
 # a peer's separate payloads run in the order their headers came
 t ammpi_payload_order 2 -g 'ammpi_payload_order: ok' -- $B/tests/ammpi_payload_order $((20 / SCALE + 2))
 

@@ -14,9 +14,8 @@
  * argument pair (hi, lo) with hi == SEG_MARK, and a 64-bit payload word
  * whose high half is SEG_MARK, is moved to segment base + lo before
  * delivery. Not fuzzed here: reply handlers and VIS's FETCH request, which
- * take back a pointer to a record of this process that a request of its
- * own sent out (the record's magic is checked, but the pointer must be
- * readable; docs/fuzzing.md).
+ * take back a reply ticket of this process (extended/ticket.c): a random
+ * one is always rejected (tests/ex_forge_reply.c checks each; docs/fuzzing.md).
  *
  * Input: the handler's index (or any byte: one of them), then 4 bytes per
  * argument, 8 bytes of Long

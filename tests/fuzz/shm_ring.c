@@ -8,9 +8,9 @@
  * checked, messages go to ammpi_deliver and their handlers. A malformed
  * frame or message ends in a fatal error (fuzz.h). Not fuzzed, as in
  * ext_handlers.c: the library's reply handlers and VIS's FETCH request,
- * which take back a pointer to a record of this process (its magic is
- * checked, but the pointer must be readable): an input whose entries
- * reach one is skipped.
+ * which take back a reply ticket of this process (a random one is always
+ * rejected: tests/ex_forge_reply.c): an input whose entries reach one is
+ * skipped.
  *
  * Input: ring size in lines (1, 2, 4 ... 64, of 64 bytes), a 16-bit head,
  * then the ring's bytes from offset 0 (an entry is there when its frame's
