@@ -197,6 +197,7 @@ static int request(int category, gex_TM_t tm_, gex_Rank_t rank, gex_AM_Index_t h
     int rc = check_message(call, category, 0, flags, handler, src, nbytes, dest_addr, numargs,
                            category == AMMPI_LONG ? gasneti_peer_segment(loc) : NULL, loc.gex_rank);
     if (rc != GASNET_OK) return rc;
+    GASNETI_TRACE_AM(call, 0, category, loc.gex_rank, handler, src, nbytes, dest_addr, numargs, flags);
     uint32_t *lc = NULL;
     gasnete_op_t *op = NULL;
     if (category != AMMPI_SHORT && (rc = lc_counter(call, lc_opt, &lc, &op)) != GASNET_OK)
@@ -265,6 +266,7 @@ static int reply(int category, gex_Token_t token, gex_AM_Index_t handler, const 
                            dest_addr, numargs,
                            category == AMMPI_LONG ? gasneti_peer_segment(loc) : NULL, loc.gex_rank);
     if (rc != GASNET_OK) return rc;
+    GASNETI_TRACE_AM(call, 1, category, loc.gex_rank, handler, src, nbytes, dest_addr, numargs, flags);
     if (category != AMMPI_SHORT && (rc = check_reply_lc(call, lc_opt)) != GASNET_OK) return rc;
     int32_t args[16];
     collect_args(ap, numargs, args);
@@ -554,6 +556,8 @@ static int commit(const char *call, int category, int is_reply, gex_AM_SrcDesc_t
             gasneti_fatalerror("%s: destination [%p, +%zu) lies outside node %u's segment", call,
                                dest_addr, nbytes, loc.gex_rank);
     }
+    GASNETI_TRACE_AM(call, is_reply, category, loc.gex_rank, handler, sd->prep.offer, nbytes,
+                     dest_addr, numargs, commit_flags);
     int32_t args[16];
     collect_args(ap, numargs, args);
     /* the client's buffer in device memory: its bytes now, from host memory */
@@ -778,6 +782,7 @@ int gasnet_AMPoll(void)
     if ((gasneti_client->flags & GASNETI_FLAG_LEGACY_INIT) && !gasneti_attach_done)
         return gasneti_report("gasnet_AMPoll", GASNET_ERR_NOT_INIT, "called before gasnet_attach");
     GASNETI_CHECK_MAY_POLL("gasnet_AMPoll");
+    GASNETI_TRACE_EVENT('X', "gasnet_AMPoll", "%s", "");
     return gasneti_poll();
 }
 

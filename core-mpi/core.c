@@ -389,6 +389,7 @@ static void open_endpoint(int thread_safe)
 #ifdef GASNET_DEBUG
     ammpi_set_handler_hooks(gasnetc_ep, gasneti_handler_enter, gasneti_handler_leave);
 #endif
+    gasneti_trace_set_hooks(gasnetc_ep);
 }
 
 static void wire_error(ammpi_ep_t *ep, int src, const char *what)
@@ -421,6 +422,7 @@ static void start_job(int *argc, char ***argv)
     gasneti_tools_getenv_hook = gasnet_getenv;
     gasneti_tools_verboseenv_hook = verboseenv;
     gasneti_init_done = 1;
+    gasneti_trace_init();
     const char *level = getenv("GASNET_MPI_THREAD"); /* read before the job environment existed */
     gasneti_envdisplay("GASNET_MPI_THREAD", level ? level : "SERIALIZED", level == NULL);
     int nlocal = find_hosts();
@@ -645,6 +647,7 @@ static void segment_finish(void)
     gasnete_barrier_attach();
     gasnete_coll_attach();
     gasneti_attach_done = 1;
+    gasneti_trace_attach();
     MPI_Barrier(gasnetc_comm);
     gasnetc_in_mpi--;
     if (gasnet_client_attach_hook)
