@@ -197,7 +197,6 @@ static int request(int category, gex_TM_t tm_, gex_Rank_t rank, gex_AM_Index_t h
     int rc = check_message(call, category, 0, flags, handler, src, nbytes, dest_addr, numargs,
                            category == AMMPI_LONG ? gasneti_peer_segment(loc) : NULL, loc.gex_rank);
     if (rc != GASNET_OK) return rc;
-    GASNETI_TRACE_AM(call, 0, category, loc.gex_rank, handler, src, nbytes, dest_addr, numargs, flags);
     uint32_t *lc = NULL;
     gasnete_op_t *op = NULL;
     if (category != AMMPI_SHORT && (rc = lc_counter(call, lc_opt, &lc, &op)) != GASNET_OK)
@@ -211,6 +210,7 @@ static int request(int category, gex_TM_t tm_, gex_Rank_t rank, gex_AM_Index_t h
                      staged ? staged : src, nbytes, dest_addr, numargs, args,
                      AMMPI_LOOPBACK | ((flags & GEX_FLAG_IMMEDIATE) ? AMMPI_IMMEDIATE : 0),
                      staged ? NULL : lc};
+    GASNETI_TRACE_AM(call, &m, loc.gex_rank, flags);
     rc = gasnetc_request(&m);
     if (staged) free(staged);
     if (rc == AMMPI_ERR_AGAIN) {
@@ -266,7 +266,6 @@ static int reply(int category, gex_Token_t token, gex_AM_Index_t handler, const 
                            dest_addr, numargs,
                            category == AMMPI_LONG ? gasneti_peer_segment(loc) : NULL, loc.gex_rank);
     if (rc != GASNET_OK) return rc;
-    GASNETI_TRACE_AM(call, 1, category, loc.gex_rank, handler, src, nbytes, dest_addr, numargs, flags);
     if (category != AMMPI_SHORT && (rc = check_reply_lc(call, lc_opt)) != GASNET_OK) return rc;
     int32_t args[16];
     collect_args(ap, numargs, args);
@@ -274,6 +273,7 @@ static int reply(int category, gex_Token_t token, gex_AM_Index_t handler, const 
         nbytes ? stage_source(src, nbytes, category, ti.via_channel, loc, dest_addr, call) : NULL;
     ammpi_msg_t m = {category, 0, 0, 0, handler, staged ? staged : src, nbytes, dest_addr,
                      numargs, args, 0, NULL};
+    GASNETI_TRACE_AM(call, &m, loc.gex_rank, flags);
     rc = ammpi_reply(tok, &m);
     if (staged) free(staged);
     return rc == AMMPI_OK ? GASNET_OK : gasneti_report(call, from_ammpi(rc), "transport error");
@@ -556,8 +556,6 @@ static int commit(const char *call, int category, int is_reply, gex_AM_SrcDesc_t
             gasneti_fatalerror("%s: destination [%p, +%zu) lies outside node %u's segment", call,
                                dest_addr, nbytes, loc.gex_rank);
     }
-    GASNETI_TRACE_AM(call, is_reply, category, loc.gex_rank, handler, sd->prep.offer, nbytes,
-                     dest_addr, numargs, commit_flags);
     int32_t args[16];
     collect_args(ap, numargs, args);
     /* the client's buffer in device memory: its bytes now, from host memory */
@@ -568,6 +566,14 @@ static int commit(const char *call, int category, int is_reply, gex_AM_SrcDesc_t
     if (staged) {
         sd->prep.offer = staged;
         sd->prep.msg.lc = NULL; /* sent with local completion on return */
+    }
+    if (GASNETI_TS_ON('A')) {
+        ammpi_msg_t m = sd->prep.msg;
+        m.handler = handler;
+        m.src = sd->prep.offer;
+        m.nbytes = nbytes;
+        m.dest_addr = dest_addr;
+        GASNETI_TRACE_AM(call, &m, loc.gex_rank, commit_flags);
     }
     gasnetc_in_mpi++;
     int rc = ammpi_commit_flags(&sd->prep, handler, nbytes, dest_addr, args,

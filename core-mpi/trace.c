@@ -466,16 +466,16 @@ static const char *category_text(int category)
     return category == AMMPI_SHORT ? "Short" : category == AMMPI_MEDIUM ? "Medium" : "Long";
 }
 
-void gasneti_trace_am(const char *call, int is_reply, int category, unsigned peer, int handler,
-                      const void *src, size_t n, const void *dst, int numargs, unsigned flags)
+void gasneti_trace_am(const char *call, const ammpi_msg_t *m, unsigned peer, unsigned flags)
 {
     if (tracing('A')) {
         char data[64];
         trace_linef('A', call, "%s %s peer %u handler %d bytes %zu dst %p args %d flags 0x%x%s",
-                    is_reply ? "reply" : "request", category_text(category), peer, handler, n, dst,
-                    numargs, flags, data_text(data, sizeof data, src, n));
+                    strstr(call, "Reply") ? "reply" : "request", category_text(m->category), peer,
+                    m->handler, m->nbytes, m->dest_addr, m->nargs, flags,
+                    data_text(data, sizeof data, m->src, m->nbytes));
     }
-    if (counting('A')) count('A', 's', call, n, (int)peer, PEER_AMS);
+    if (counting('A')) count('A', 's', call, m->nbytes, (int)peer, PEER_AMS);
 }
 
 void gasneti_trace_event(char cat, const char *call, const char *fmt, ...)

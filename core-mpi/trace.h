@@ -27,8 +27,7 @@ extern unsigned gasneti_ts_mask; /* gasneti_trace_mask | gasneti_stats_mask */
 
 /* The events (trace.c): each traces a line and/or counts, as the masks say. */
 void gasneti_trace_xfer(char cat, const char *call, unsigned peer, void *dst, const void *src, size_t n);
-void gasneti_trace_am(const char *call, int is_reply, int category, unsigned peer, int handler,
-                      const void *src, size_t n, const void *dst, int numargs, unsigned flags);
+void gasneti_trace_am(const char *call, const ammpi_msg_t *m, unsigned peer, unsigned flags);
 void gasneti_trace_event(char cat, const char *call, const char *fmt, ...)
     __attribute__((__format__(__printf__, 3, 4)));
 uint64_t gasneti_trace_now(void);
@@ -37,11 +36,10 @@ void gasneti_trace_time(char cat, const char *call, uint64_t t0);
 /* A put (cat 'P') or get ('G') of n bytes with peer (a jobrank). */
 #define GASNETI_TRACE_XFER(cat, call, peer, dst, src, n) \
     (GASNETI_TS_ON(cat) ? gasneti_trace_xfer(cat, call, peer, dst, src, n) : (void)0)
-/* A client's AM request or reply. */
-#define GASNETI_TRACE_AM(call, is_reply, category, peer, handler, src, n, dst, numargs, flags)  \
-    (GASNETI_TS_ON('A') ? gasneti_trace_am(call, is_reply, category, peer, handler, src, n, dst, \
-                                           numargs, (unsigned)(flags))                          \
-                        : (void)0)
+/* A client's AM request or reply, as the message m it sends to or back to
+ * peer (the call's name says which; few arguments: little to keep live). */
+#define GASNETI_TRACE_AM(call, m, peer, flags) \
+    (GASNETI_TS_ON('A') ? gasneti_trace_am(call, m, peer, (unsigned)(flags)) : (void)0)
 /* Any other event: a line of text in category cat. */
 #define GASNETI_TRACE_EVENT(cat, call, ...) \
     (GASNETI_TS_ON(cat) ? gasneti_trace_event(cat, call, __VA_ARGS__) : (void)0)
