@@ -393,6 +393,7 @@ void gasnet_barrier_notify(int id, int flags)
     if (notified)
         gasneti_fatalerror("gasnet_barrier_notify called twice without a gasnet_barrier_wait or "
                            "successful gasnet_barrier_try in between");
+    GASNETI_TRACE_EVENT('B', "gasnet_barrier_notify", "id %d flags 0x%x", id, (unsigned)flags);
     notified = 1;
     notify_id = id;
     notify_flags = flags;
@@ -443,11 +444,13 @@ int gasnet_barrier_wait(int id, int flags)
 {
     check_notified("gasnet_barrier_wait");
     check_flags("gasnet_barrier_wait", flags);
+    uint64_t t0 = GASNETI_TRACE_T0('B');
     int idle = 0;
     while (__atomic_load_n(&active, __ATOMIC_ACQUIRE)) {
         GASNETI_CHECK_MAY_POLL("gasnet_barrier_wait");
         gasneti_poll_wait(&idle);
     }
+    GASNETI_TRACE_TIME('B', "gasnet_barrier_wait", t0);
     return finish(id, flags);
 }
 

@@ -234,8 +234,14 @@ static void coll_progress(void)
     pthread_mutex_unlock(&progress_lock);
 }
 
+/* Trace category of a collective: barriers B, the others W. */
+static char coll_cat(const char *call) { return strstr(call, "arrier") ? 'B' : 'W'; }
+
 void gasnete_coll_start(gasnete_coll_op_t *op, gasnete_op_t *event)
 {
+    if (GASNETI_TS_ANY)
+        GASNETI_TRACE_EVENT(coll_cat(op->call), op->call, "team %p size %u%s", (void *)op->tm,
+                            op->tm->size, event ? " (NB)" : "");
     op->event = event;
     op->done = 0;
     op->ready = 0;
@@ -345,6 +351,7 @@ gasnete_coll_op_t *gasnete_coll_allgather_op(gasneti_tm_t tm, void *all, size_t 
 
 void gasnete_coll_run_all(gasnete_coll_op_t **ops, size_t n, const char *call)
 {
+    uint64_t t0 = GASNETI_TS_ANY ? gasneti_trace_now() : 0;
     for (size_t i = 0; i < n; i++) gasnete_coll_start(ops[i], NULL);
     int idle = 0;
     for (size_t i = 0; i < n; i++) {
@@ -354,6 +361,7 @@ void gasnete_coll_run_all(gasnete_coll_op_t **ops, size_t n, const char *call)
         }
         free(ops[i]);
     }
+    GASNETI_TRACE_TIME(coll_cat(call), call, t0);
 }
 
 void gasnete_coll_team_init(gasneti_tm_t tm)

@@ -210,6 +210,7 @@ static int request(int category, gex_TM_t tm_, gex_Rank_t rank, gex_AM_Index_t h
                      staged ? staged : src, nbytes, dest_addr, numargs, args,
                      AMMPI_LOOPBACK | ((flags & GEX_FLAG_IMMEDIATE) ? AMMPI_IMMEDIATE : 0),
                      staged ? NULL : lc};
+    GASNETI_TRACE_AM(call, &m, loc.gex_rank, flags);
     rc = gasnetc_request(&m);
     if (staged) free(staged);
     if (rc == AMMPI_ERR_AGAIN) {
@@ -272,6 +273,7 @@ static int reply(int category, gex_Token_t token, gex_AM_Index_t handler, const 
         nbytes ? stage_source(src, nbytes, category, ti.via_channel, loc, dest_addr, call) : NULL;
     ammpi_msg_t m = {category, 0, 0, 0, handler, staged ? staged : src, nbytes, dest_addr,
                      numargs, args, 0, NULL};
+    GASNETI_TRACE_AM(call, &m, loc.gex_rank, flags);
     rc = ammpi_reply(tok, &m);
     if (staged) free(staged);
     return rc == AMMPI_OK ? GASNET_OK : gasneti_report(call, from_ammpi(rc), "transport error");
@@ -565,6 +567,14 @@ static int commit(const char *call, int category, int is_reply, gex_AM_SrcDesc_t
         sd->prep.offer = staged;
         sd->prep.msg.lc = NULL; /* sent with local completion on return */
     }
+    if (GASNETI_TS_ON('A')) {
+        ammpi_msg_t m = sd->prep.msg;
+        m.handler = handler;
+        m.src = sd->prep.offer;
+        m.nbytes = nbytes;
+        m.dest_addr = dest_addr;
+        GASNETI_TRACE_AM(call, &m, loc.gex_rank, commit_flags);
+    }
     gasnetc_in_mpi++;
     int rc = ammpi_commit_flags(&sd->prep, handler, nbytes, dest_addr, args,
                                 (commit_flags & GEX_FLAG_IMMEDIATE) ? AMMPI_IMMEDIATE : 0);
@@ -778,6 +788,7 @@ int gasnet_AMPoll(void)
     if ((gasneti_client->flags & GASNETI_FLAG_LEGACY_INIT) && !gasneti_attach_done)
         return gasneti_report("gasnet_AMPoll", GASNET_ERR_NOT_INIT, "called before gasnet_attach");
     GASNETI_CHECK_MAY_POLL("gasnet_AMPoll");
+    GASNETI_TRACE_EVENT('X', "gasnet_AMPoll", "%s", "");
     return gasneti_poll();
 }
 

@@ -477,6 +477,7 @@ static void open_endpoint(int thread_safe)
 #ifdef GASNET_DEBUG
     ammpi_set_handler_hooks(gasnetc_ep, gasneti_handler_enter, gasneti_handler_leave);
 #endif
+    gasneti_trace_set_hooks(gasnetc_ep);
 }
 
 static void wire_error(ammpi_ep_t *ep, int src, const char *what)
@@ -510,6 +511,7 @@ static void start_job(int *argc, char ***argv)
     gasneti_tools_verboseenv_hook = verboseenv;
     decode_environment();
     gasneti_init_done = 1;
+    gasneti_trace_init();
     const char *level = getenv("GASNET_MPI_THREAD"); /* read before the job environment existed */
     gasneti_envdisplay("GASNET_MPI_THREAD", level ? level : "SERIALIZED", level == NULL);
     gasnetc_signals_init();
@@ -735,6 +737,7 @@ static void segment_finish(void)
     gasnete_barrier_attach();
     gasnete_coll_attach();
     gasneti_attach_done = 1;
+    gasneti_trace_attach();
     MPI_Barrier(gasnetc_comm);
     gasnetc_in_mpi--;
     if (gasnet_client_attach_hook)

@@ -91,8 +91,10 @@ void gasnete_wait(gasnete_op_t *op, const char *call)
 {
     if (gasnete_op_done(op)) return;
     GASNETI_CHECK_MAY_POLL(call);
+    uint64_t t0 = GASNETI_TRACE_T0('S');
     int idle = 0;
     while (!gasnete_op_done(op)) gasneti_poll_wait(&idle);
+    GASNETI_TRACE_TIME('S', call, t0);
 }
 
 gex_Event_t gasnete_event_of(gasnete_op_t *op)
@@ -220,31 +222,37 @@ int gasnete_test_some(gex_Event_t *ev, size_t n, const char *call)
 
 void gasnete_wait_one(gex_Event_t ev, const char *call)
 {
+    uint64_t t0 = GASNETI_TRACE_T0('S');
     int idle = 0;
     while (!try_event(ev, call)) {
         GASNETI_CHECK_MAY_POLL(call);
         gasneti_poll_wait(&idle);
     }
+    GASNETI_TRACE_TIME('S', call, t0);
 }
 
 void gasnete_wait_all(gex_Event_t *ev, size_t n, const char *call)
 {
+    uint64_t t0 = GASNETI_TRACE_T0('S');
     size_t done = 0;
     int idle = 0;
     while (sweep(ev, n, &done, call)) {
         GASNETI_CHECK_MAY_POLL(call);
         gasneti_poll_wait(&idle);
     }
+    GASNETI_TRACE_TIME('S', call, t0);
 }
 
 void gasnete_wait_some(gex_Event_t *ev, size_t n, const char *call)
 {
+    uint64_t t0 = GASNETI_TRACE_T0('S');
     size_t done = 0;
     int idle = 0;
     while (sweep(ev, n, &done, call) && !done) {
         GASNETI_CHECK_MAY_POLL(call);
         gasneti_poll_wait(&idle);
     }
+    GASNETI_TRACE_TIME('S', call, t0);
 }
 
 static void check_zero_flags(gex_Flags_t flags, const char *call)
@@ -343,11 +351,13 @@ void gasnete_nbi_wait(gex_EC_t mask, const char *call)
 {
     check_no_region(call);
     if (nbi_idle()) return;
+    uint64_t t0 = GASNETI_TRACE_T0('S');
     int idle = 0;
     while (nbi_pending(mask)) {
         GASNETI_CHECK_MAY_POLL(call);
         gasneti_poll_wait(&idle);
     }
+    GASNETI_TRACE_TIME('S', call, t0);
 }
 
 int gex_NBI_Test(gex_EC_t mask, gex_Flags_t flags)

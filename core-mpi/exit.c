@@ -261,6 +261,7 @@ static __attribute__((__noreturn__)) void do_exit(int code, int origin)
     exiting = 1;
     adopt(code, origin);
     arm_failsafe();
+    gasneti_trace_finish(code);
     fflush(NULL);
     pthread_mutex_lock(&state_lock);
     int announce = exit_code, from = code_from;
@@ -379,6 +380,7 @@ static int at_mpi_finalize(MPI_Comm comm, int key, void *val, void *extra)
     (void)val;
     (void)extra;
     if (exiting || gasnetc_comm == MPI_COMM_NULL) return MPI_SUCCESS;
+    gasneti_trace_finish(0);
     gasnetc_watch_stop(); /* the peers finalize too, and may end before this node */
     gasnetc_progress_stop();
     if (gasneti_attach_done) gasneti_rma_detach();

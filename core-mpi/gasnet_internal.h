@@ -29,6 +29,7 @@
 #include <mpi.h>
 
 #include "ammpi.h"
+#include "trace.h"
 
 /* ---- objects */
 enum {

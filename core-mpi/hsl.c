@@ -85,7 +85,9 @@ static void hsl_lock(gasnet_hsl_t *hsl, const char *call)
         gasneti_fatalerror("%s(%p): recursive locking of an HSL this thread holds", call,
                            (void *)hsl);
 #endif
+    uint64_t t0 = GASNETI_TRACE_T0('L');
     pthread_mutex_lock(&hsl->_lock);
+    GASNETI_TRACE_TIME('L', call, t0);
 #ifdef GASNET_DEBUG
     note_locked(hsl);
 #endif
@@ -99,7 +101,9 @@ static int hsl_trylock(gasnet_hsl_t *hsl, const char *call)
         gasneti_fatalerror("%s(%p): recursive locking of an HSL this thread holds", call,
                            (void *)hsl);
 #endif
-    if (pthread_mutex_trylock(&hsl->_lock) != 0) return GASNET_ERR_NOT_READY;
+    int busy = pthread_mutex_trylock(&hsl->_lock) != 0;
+    GASNETI_TRACE_EVENT('L', call, "%p %s", (void *)hsl, busy ? "busy" : "taken");
+    if (busy) return GASNET_ERR_NOT_READY;
 #ifdef GASNET_DEBUG
     note_locked(hsl);
 #endif
@@ -121,6 +125,7 @@ static void hsl_unlock(gasnet_hsl_t *hsl, const char *call)
     hsl->_next = NULL;
 #endif
     pthread_mutex_unlock(&hsl->_lock);
+    GASNETI_TRACE_EVENT('L', call, "%p", (void *)hsl);
 }
 
 void gex_HSL_Init(gex_HSL_t *hsl) { hsl_init(hsl, "gex_HSL_Init"); }

@@ -63,6 +63,8 @@ static gasneti_ep_t ep_create(gasneti_client_t client, gex_EP_Index_t index, gex
     /* visible to token lookups only once its handlers are in place */
     __atomic_store_n(&client->eps[index], ep, __ATOMIC_RELEASE);
     client->neps = index + 1;
+    GASNETI_TRACE_EVENT('O', "ep_create", "%p index %u caps 0x%x flags 0x%x", (void *)ep,
+                        (unsigned)index, (unsigned)caps, (unsigned)flags);
     return ep;
 }
 
@@ -125,11 +127,14 @@ gasneti_tm_t gasneti_tm_create(gasneti_client_t client, gasneti_ep_t ep, gex_Ran
         if (!tm->members) gasneti_fatalerror("out of memory creating a team of %u", size);
         memcpy(tm->members, members, size * sizeof *tm->members);
     }
+    GASNETI_TRACE_EVENT('O', "team_create", "%p rank %u size %u id 0x%llx", (void *)tm, rank, size,
+                        (unsigned long long)id);
     return tm;
 }
 
 void gasneti_tm_free(gasneti_tm_t tm)
 {
+    GASNETI_TRACE_EVENT('O', "team_destroy", "%p", (void *)tm);
     free(tm->members);
     pthread_mutex_lock(&dead_lock);
     memset(tm, 0, sizeof *tm);

@@ -110,8 +110,10 @@ void gasneti_pshm_fast_update(void)
 {
     static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* the last update sees both inputs */
     pthread_mutex_lock(&lock);
+    /* device memory, or puts and gets traced or counted (core-mpi/trace.c) */
     int device = __atomic_load_n(&gasneti_mk_nranges, __ATOMIC_ACQUIRE) != 0;
-    __atomic_store_n(&gasneti_pshm_fast, device ? NULL : gasneti_pshm, __ATOMIC_RELEASE);
+    int off = device || gasneti_trace_wants_rma();
+    __atomic_store_n(&gasneti_pshm_fast, off ? NULL : gasneti_pshm, __ATOMIC_RELEASE);
     pthread_mutex_unlock(&lock);
 }
 

@@ -302,6 +302,7 @@ void gasnete_put(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *dest,
                  size_t n, int lc_mode, uint32_t *lc, const char *call)
 {
     gex_EP_Location_t loc = check_remote(call, tm, rank, dest, n, src);
+    GASNETI_TRACE_XFER('P', call, loc.gex_rank, dest, src, n);
     if (n == 0) return;
     if (device_involved(loc, src, dest, n)) {
         put_device(op, tm, loc, dest, src, n, lc_mode, lc);
@@ -349,6 +350,7 @@ void gasnete_get(gasnete_op_t *op, gasneti_tm_t tm, void *dest, gex_Rank_t rank,
                  size_t n, const char *call)
 {
     gex_EP_Location_t loc = check_remote(call, tm, rank, src, n, dest);
+    GASNETI_TRACE_XFER('G', call, loc.gex_rank, dest, src, n);
     if (n == 0) return;
     int device = device_involved(loc, dest, src, n);
     if (device && get_device_here(op, loc, dest, src, n)) return;
@@ -391,6 +393,7 @@ void gasnete_memset(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *de
                     size_t n, const char *call)
 {
     gex_EP_Location_t loc = check_remote(call, tm, rank, dest, n, dest);
+    GASNETI_TRACE_XFER('P', call, loc.gex_rank, dest, NULL, n);
     if (n == 0) return;
     if (loc.gex_rank == gasneti_mynode && gasneti_mk_lookup(dest, n)) {
         char buf[4096];
@@ -430,6 +433,7 @@ void gasnete_put_val(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *d
 {
     check_val_size(call, n);
     gex_EP_Location_t loc = check_remote(call, tm, rank, dest, n, dest);
+    GASNETI_TRACE_XFER('P', call, loc.gex_rank, dest, NULL, n);
     if (loc.gex_rank == gasneti_mynode) {
         uint64_t bytes = 0;
         store_value(&bytes, value, n);
@@ -465,6 +469,7 @@ void gasnete_get_val(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *s
 {
     check_val_size(call, n);
     gex_EP_Location_t loc = check_remote(call, tm, rank, src, n, src);
+    GASNETI_TRACE_XFER('G', call, loc.gex_rank, NULL, src, n);
     if (loc.gex_rank == gasneti_mynode) {
         uint64_t bytes = 0;
         read_local(&bytes, src, n);

@@ -365,12 +365,15 @@ void gex_AD_Create(gex_AD_t *ad_p, gex_TM_t tm_, gex_DT_t dt, gex_OP_t ops, gex_
         for (gex_Rank_t j = 0; j < gasneti_nodes; j++) ad->rank_of_jobrank[j] = GEX_RANK_INVALID;
         for (gex_Rank_t r = tm->size; r-- > 0;) ad->rank_of_jobrank[tm->members[r].gex_rank] = r;
     }
+    GASNETI_TRACE_EVENT('O', call, "%p team %p dt 0x%x ops 0x%x", (void *)ad, (void *)tm,
+                        (unsigned)dt, (unsigned)ops);
     *ad_p = ad;
 }
 
 void gex_AD_Destroy(gex_AD_t ad_)
 {
     gasneti_ad_t ad = import_ad(ad_, "gex_AD_Destroy");
+    GASNETI_TRACE_EVENT('O', "gex_AD_Destroy", "%p", (void *)ad);
     ad->magic = 0;
     free(ad->rank_of_jobrank);
     free(ad);
@@ -438,6 +441,9 @@ static gex_Event_t ad_op(gex_AD_t ad_, int nb, int dti, void *result_p, gex_Rank
     }
     if (flags) check_flags(flags, call);
     gex_EP_Location_t loc = target_of(ad, tgt_rank, flags, call);
+    GASNETI_TRACE_EVENT('R', call, "peer %u addr %p op 0x%x a 0x%llx b 0x%llx flags 0x%x",
+                        loc.gex_rank, tgt_addr, (unsigned)opcode, (unsigned long long)a,
+                        (unsigned long long)b, (unsigned)flags);
     gasneti_tm_t tm = ad->tm;
     if (flags & GEX_FLAG_AD_MY_RANK) {
         gex_EP_Location_t me = gasneti_tm_member(tm, tm->rank);

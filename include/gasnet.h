@@ -391,4 +391,31 @@ void gasnet_gets_nbi_bulk(void *_dstaddr, const size_t _dststrides[], gasnet_nod
 #ifdef __cplusplus
 }
 #endif
+
+/* -DGASNET_SRCLINES: the GASNet-1 calls record the client's source line
+ * too (gasnetex.h has the rest). */
+#if defined(GASNET_SRCLINES) && (!defined(__cplusplus) || __cplusplus >= 201103L)
+#define gasnet_get(...) (GASNETI_SRCLINE_HERE, gasnet_get(__VA_ARGS__))
+#define gasnet_put(...) (GASNETI_SRCLINE_HERE, gasnet_put(__VA_ARGS__))
+#define gasnet_get_bulk(...) (GASNETI_SRCLINE_HERE, gasnet_get_bulk(__VA_ARGS__))
+#define gasnet_put_bulk(...) (GASNETI_SRCLINE_HERE, gasnet_put_bulk(__VA_ARGS__))
+#define gasnet_get_nb(...) (GASNETI_SRCLINE_HERE, gasnet_get_nb(__VA_ARGS__))
+#define gasnet_put_nb(...) (GASNETI_SRCLINE_HERE, gasnet_put_nb(__VA_ARGS__))
+#define gasnet_get_nb_bulk(...) (GASNETI_SRCLINE_HERE, gasnet_get_nb_bulk(__VA_ARGS__))
+#define gasnet_put_nb_bulk(...) (GASNETI_SRCLINE_HERE, gasnet_put_nb_bulk(__VA_ARGS__))
+#define gasnet_get_nbi(...) (GASNETI_SRCLINE_HERE, gasnet_get_nbi(__VA_ARGS__))
+#define gasnet_put_nbi(...) (GASNETI_SRCLINE_HERE, gasnet_put_nbi(__VA_ARGS__))
+#define gasnet_get_nbi_bulk(...) (GASNETI_SRCLINE_HERE, gasnet_get_nbi_bulk(__VA_ARGS__))
+#define gasnet_put_nbi_bulk(...) (GASNETI_SRCLINE_HERE, gasnet_put_nbi_bulk(__VA_ARGS__))
+#define gasnet_wait_syncnb(...) (GASNETI_SRCLINE_HERE, gasnet_wait_syncnb(__VA_ARGS__))
+#define gasnet_wait_syncnb_all(...) (GASNETI_SRCLINE_HERE, gasnet_wait_syncnb_all(__VA_ARGS__))
+#define gasnet_wait_syncnb_some(...) (GASNETI_SRCLINE_HERE, gasnet_wait_syncnb_some(__VA_ARGS__))
+#define gasnet_wait_syncnbi_gets(...) (GASNETI_SRCLINE_HERE, gasnet_wait_syncnbi_gets(__VA_ARGS__))
+#define gasnet_wait_syncnbi_puts(...) (GASNETI_SRCLINE_HERE, gasnet_wait_syncnbi_puts(__VA_ARGS__))
+#define gasnet_wait_syncnbi_all(...) (GASNETI_SRCLINE_HERE, gasnet_wait_syncnbi_all(__VA_ARGS__))
+#define gasnet_put_val(...) (GASNETI_SRCLINE_HERE, gasnet_put_val(__VA_ARGS__))
+#define gasnet_get_val(...) (GASNETI_SRCLINE_HERE, gasnet_get_val(__VA_ARGS__))
+#define gasnet_memset(...) (GASNETI_SRCLINE_HERE, gasnet_memset(__VA_ARGS__))
+#endif
+
 #endif

@@ -256,4 +256,37 @@ int gex_HSL_Trylock(gex_HSL_t *_hsl);
 
 #include <gasnet_tools.h>
 
+/* -DGASNET_SRCLINES: each call below records the client's file and line
+ * first, for the trace's N category (core-mpi/trace.c). Macros over the
+ * functions' own names (not expanded again inside), defined after every
+ * header body so that only the client's calls expand them. */
+#if defined(GASNET_SRCLINES) && (!defined(__cplusplus) || __cplusplus >= 201103L)
+#define GASNETI_SRCLINE_HERE GASNETT_TRACE_SETSOURCELINE(__FILE__, __LINE__)
+#define gex_RMA_PutBlocking(...) (GASNETI_SRCLINE_HERE, gex_RMA_PutBlocking(__VA_ARGS__))
+#define gex_RMA_PutNBI(...) (GASNETI_SRCLINE_HERE, gex_RMA_PutNBI(__VA_ARGS__))
+#define gex_RMA_PutNB(...) (GASNETI_SRCLINE_HERE, gex_RMA_PutNB(__VA_ARGS__))
+#define gex_RMA_GetBlocking(...) (GASNETI_SRCLINE_HERE, gex_RMA_GetBlocking(__VA_ARGS__))
+#define gex_RMA_GetNBI(...) (GASNETI_SRCLINE_HERE, gex_RMA_GetNBI(__VA_ARGS__))
+#define gex_RMA_GetNB(...) (GASNETI_SRCLINE_HERE, gex_RMA_GetNB(__VA_ARGS__))
+#define gex_RMA_GetBlockingVal(...) (GASNETI_SRCLINE_HERE, gex_RMA_GetBlockingVal(__VA_ARGS__))
+#define gex_RMA_PutBlockingVal(...) (GASNETI_SRCLINE_HERE, gex_RMA_PutBlockingVal(__VA_ARGS__))
+#define gex_RMA_PutNBIVal(...) (GASNETI_SRCLINE_HERE, gex_RMA_PutNBIVal(__VA_ARGS__))
+#define gex_RMA_PutNBVal(...) (GASNETI_SRCLINE_HERE, gex_RMA_PutNBVal(__VA_ARGS__))
+#define gasnetc_AMRequestShort(...) (GASNETI_SRCLINE_HERE, gasnetc_AMRequestShort(__VA_ARGS__))
+#define gasnetc_AMRequestMedium(...) (GASNETI_SRCLINE_HERE, gasnetc_AMRequestMedium(__VA_ARGS__))
+#define gasnetc_AMRequestLong(...) (GASNETI_SRCLINE_HERE, gasnetc_AMRequestLong(__VA_ARGS__))
+#define gasnetc_AMReplyShort(...) (GASNETI_SRCLINE_HERE, gasnetc_AMReplyShort(__VA_ARGS__))
+#define gasnetc_AMReplyMedium(...) (GASNETI_SRCLINE_HERE, gasnetc_AMReplyMedium(__VA_ARGS__))
+#define gasnetc_AMReplyLong(...) (GASNETI_SRCLINE_HERE, gasnetc_AMReplyLong(__VA_ARGS__))
+#define gex_Event_Wait(...) (GASNETI_SRCLINE_HERE, gex_Event_Wait(__VA_ARGS__))
+#define gex_Event_WaitSome(...) (GASNETI_SRCLINE_HERE, gex_Event_WaitSome(__VA_ARGS__))
+#define gex_Event_WaitAll(...) (GASNETI_SRCLINE_HERE, gex_Event_WaitAll(__VA_ARGS__))
+#define gex_NBI_Wait(...) (GASNETI_SRCLINE_HERE, gex_NBI_Wait(__VA_ARGS__))
+#define gex_Coll_BarrierNB(...) (GASNETI_SRCLINE_HERE, gex_Coll_BarrierNB(__VA_ARGS__))
+#define gex_Coll_BarrierBlocking(...) (GASNETI_SRCLINE_HERE, gex_Coll_BarrierBlocking(__VA_ARGS__))
+#define gasnet_barrier_notify(...) (GASNETI_SRCLINE_HERE, gasnet_barrier_notify(__VA_ARGS__))
+#define gasnet_barrier_wait(...) (GASNETI_SRCLINE_HERE, gasnet_barrier_wait(__VA_ARGS__))
+#define gasnet_barrier(...) (GASNETI_SRCLINE_HERE, gasnet_barrier(__VA_ARGS__))
+#endif
+
 #endif

@@ -294,6 +294,12 @@ fi # not debug
 # (tests/settings_test.sh, tests/settings_probe.c)
 [ "$FLAVOR" = opt ] && s settings -T 900 -- tests/settings_test.sh $B
 
+# --- tracing and statistics: the content of trace lines and stats tables,
+# GASNET_TRACENODES, mask inversion, '%' files, bad values naming the
+# variable, and a few programs run with every category traced and counted,
+# a file per node (tests/trace_test.sh, tests/trace_probe.c)
+[ "$FLAVOR" = opt ] && s trace -T 900 -- tests/trace_test.sh $B
+
 # --- a node killed during start-up, its shared-memory objects made and its
 # neighbours not yet mapped them (GASNET_DEBUG_KILL_AT, debug builds): the
 # job fails and nothing of it is left in /dev/shm; in the shm backend's

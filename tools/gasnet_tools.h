@@ -23,7 +23,8 @@
  * gasnet_fwd.h; the VIS ones take gex_TM_t and gex_Memvec_t after
  * gasnetex.h, an opaque struct pointer and `const void *` in tools-only
  * code), gasnett_assume, gasnett_exe_name, GASNETT_UNUSED_ARGS*,
- * GASNETT_STATS_* (no-ops: there is no statistics library), the PRI*SZ and
+ * GASNETT_TRACE_* and GASNETT_STATS_* (working after gasnet.h, no-ops in
+ * tools-only code: section 10), the PRI*SZ and
  * PRI*PD printf formats, and gasnett_debug_*: a checked allocator when
  * GASNET_DEBUGMALLOC is 1 (debug builds), plain libc otherwise. Several
  * gasnett_* types and helpers are macros over gasneti_* names, as in the
@@ -921,8 +922,55 @@ extern void gasnett_backtrace_init(const char *_exename);
 extern int gasnett_print_backtrace(int _fd);
 extern int (*gasnett_print_backtrace_ifenabled)(int _fd);
 
-/* ---- 10. trace and stats: no tracing library, so no-op expressions ---- */
+/* ---- 10. trace and stats ------------------------------------------- */
 
+/* With gasnet.h (libgasnet), tracing and statistics are compiled in and
+ * off until GASNET_TRACEFILE / GASNET_STATSFILE name an output (design:
+ * core-mpi/trace.c, docs/debugging.md). Tools-only code has no tracing
+ * library: the macros are no-op expressions there. */
+#if defined(_GASNETEX_H)
+/* The categories' bits, by letter (GASNETI_TRACE_BIT('P')), set for the
+ * categories this node traces / counts now. */
+#define GASNETI_TRACE_BIT(_c) (1U << ((_c) - 'A'))
+extern unsigned gasneti_trace_mask, gasneti_stats_mask;
+/* The client's source position (GASNETT_TRACE_SETSOURCELINE, and every
+ * traced call of a client built with -DGASNET_SRCLINES). */
+extern __thread const char *gasneti_srcfile;
+extern __thread unsigned gasneti_srcline;
+extern __thread int gasneti_srcfrozen;
+GASNETT_FORMAT_PRINTF(gasneti_trace_printf, 1, 2,
+                      extern void gasneti_trace_printf(const char *_format, ...));
+GASNETT_FORMAT_PRINTF(gasneti_trace_printf_force, 1, 2,
+                      extern void gasneti_trace_printf_force(const char *_format, ...));
+GASNETT_FORMAT_PRINTF(gasneti_stats_printf, 1, 2,
+                      extern void gasneti_stats_printf(const char *_format, ...));
+GASNETT_FORMAT_PRINTF(gasneti_stats_printf_force, 1, 2,
+                      extern void gasneti_stats_printf_force(const char *_format, ...));
+extern void gasneti_stats_dump(int _reset);
+extern const char *gasneti_trace_getmask(int _stats);
+extern void gasneti_trace_setmask(int _stats, const char *_mask);
+extern int gasneti_trace_tracelocal;
+extern void gasneti_trace_set_tracelocal(int _v);
+#define GASNETT_TRACE_SETSOURCELINE(_file, _line) \
+    ((void)(gasneti_srcfrozen || ((gasneti_srcfile = (_file)), (gasneti_srcline = (unsigned)(_line)), 0)))
+#define GASNETT_TRACE_GETSOURCELINE(pfile, pline) \
+    ((void)((*(pfile) = gasneti_srcfile), (*(pline) = gasneti_srcline)))
+#define GASNETT_TRACE_FREEZESOURCELINE() ((void)gasneti_srcfrozen++)
+#define GASNETT_TRACE_UNFREEZESOURCELINE() ((void)gasneti_srcfrozen--)
+#define GASNETT_TRACE_PRINTF gasneti_trace_printf
+#define GASNETT_TRACE_PRINTF_FORCE gasneti_trace_printf_force
+#define GASNETT_STATS_PRINTF gasneti_stats_printf
+#define GASNETT_STATS_PRINTF_FORCE gasneti_stats_printf_force
+#define GASNETT_STATS_DUMP(reset) gasneti_stats_dump(reset)
+#define GASNETT_TRACE_ENABLED ((gasneti_trace_mask & GASNETI_TRACE_BIT('H')) != 0)
+#define GASNETT_TRACE_GETMASK() gasneti_trace_getmask(0)
+#define GASNETT_TRACE_SETMASK(_mask) gasneti_trace_setmask(0, _mask)
+#define GASNETT_STATS_GETMASK() gasneti_trace_getmask(1)
+#define GASNETT_STATS_SETMASK(_mask) gasneti_trace_setmask(1, _mask)
+#define GASNETT_TRACE_GET_TRACELOCAL() (gasneti_trace_tracelocal)
+#define GASNETT_TRACE_SET_TRACELOCAL(_v) gasneti_trace_set_tracelocal(_v)
+#define GASNETT_STATS_INIT(callback) 0
+#else
 GASNETT_FORMAT_PRINTF(_gasnett_trace_printf_noop, 1, 2,
                       static inline void _gasnett_trace_printf_noop(const char *_format, ...));
 static inline void _gasnett_trace_printf_noop(const char *_format, ...) { (void)_format; }
@@ -943,6 +991,7 @@ static inline void _gasnett_trace_printf_noop(const char *_format, ...) { (void)
 #define GASNETT_TRACE_GET_TRACELOCAL() (0)
 #define GASNETT_TRACE_SET_TRACELOCAL(_v) ((void)0)
 #define GASNETT_STATS_INIT(callback) 0
+#endif
 
 /* ---- 11. debug malloc ------------------------------------------------ */
 
