@@ -219,7 +219,11 @@ int ammpi_open(ammpi_ep_t **out, MPI_Comm parent, const ammpi_config_t *cfg)
     ep->pends.size = sizeof(pending_t);
     long r = ep->cfg.recv_buffers;
     if (r <= 0) {
+        /* enough for two ranks' traffic in flight, and no more however
+         * many ranks there are: a header that finds no receive posted
+         * waits in MPI (internal.h, MEMORY BOUND) */
         r = ep->cfg.depth + (long)ep->cfg.credits_pp * ep->size;
+        if (r > 3L * ep->cfg.depth) r = 3L * ep->cfg.depth;
         if (r > 1024) r = 1024;
     }
     ep->nrecv = (int)r;

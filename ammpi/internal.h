@@ -46,20 +46,35 @@
  * MEMORY BOUND per process, N ranks, C credits per peer, D depth, E eager
  * size, H = 96 header bytes, M = 65000 (largest Medium payload or Long
  * reply; Long requests up to 1 MiB land in place), R receive buffers
- * (default min(D + C*N, 1024)):
- *     (R + D + (C+1)*N) * (E+H)      receive and eager send buffers
- *   + (2*C*N + 2*D) * M              separate payloads in flight (replies
- *                                    and requests up to M copied, Medium
- *                                    receive buffers)
- *   + D * 1 MiB                      copies of IMMEDIATE Long requests (a
- *                                    request must not wait for a peer that
- *                                    may not poll; only if such are sent)
- *   + C*N * 1 MiB                    Long requests received for a device
- *                                    segment (only if such are sent)
- *   + 128 * (C*N + D) + 32 * N       bookkeeping and per-peer counters
- * The first line is allocated at open; the rest only grows under load and
- * is bounded, whatever peers send, because every message in flight holds a
- * credit or a buffer: a request needs one of C credits per peer; a reply
+ * (default min(D + C*N, 3*D, 1024): 48 with the defaults, whatever N is; a
+ * header that finds no receive posted waits in MPI, as an unexpected
+ * message, until a handled buffer is reposted), P <= N-1 the peers that
+ * actually send this rank requests or replies:
+ *     (R + D + 4) * (E+H)             receive buffers and the warm eager
+ *                                     pool (allocated at open: 0.4 MB with
+ *                                     the defaults)
+ *   + 96 * N + 128 * D                per-rank counters and send tracking
+ *                                     (at open: 9.6 MB at 10^5 ranks)
+ *   + (C+1)*P * (E+H)                 eager reply and credit buffers MPI
+ *                                     still holds
+ *   + (2*C*P + 2*D) * M               separate payloads in flight (replies
+ *                                     and requests up to M copied, Medium
+ *                                     receive buffers)
+ *   + D * 1 MiB                       copies of IMMEDIATE Long requests (a
+ *                                     request must not wait for a peer that
+ *                                     may not poll; only if such are sent)
+ *   + C*P * 1 MiB                     Long requests received for a device
+ *                                     segment (only if such are sent)
+ *   + 128 * (C*P + D)                 pending-payload records
+ * At rest (every request answered, no payload in flight) only the first
+ * two lines remain: tests/memory_test.sh checks that a job's peak grows by
+ * at most 4 KB per peer beyond a plain MPI program's doing the same
+ * exchanges (docs/memory.md: measured points and the projection to 10^5
+ * ranks). Under load the per-peer terms are what C credits per peer allow:
+ * up to C*(E+H) of eager buffers per peer talked to (67 KB with the
+ * defaults) and, only where payloads above E travel, 2*C*M (2 MB).
+ * The load terms are bounded, whatever peers send, because every message
+ * in flight holds a credit or a buffer: a request needs one of C credits per peer; a reply
  * over MPI must return at least one (a reply returning none answers no
  * request and is rejected), and one whose payload travels separately holds
  * its credits until the payload has arrived (held[]), so at most C

@@ -108,11 +108,16 @@
  * inserted every other into its address vector, which maps the peers'
  * regions (libfabric 1.17): the memory lives on in the mappings.
  *
- * MEMORY per node: the op pool (at most 4096 records of 48 bytes), the
- * bounce buffers (NBOUNCE x BOUNCE_SIZE = 2 MiB), 16 bytes per node (AV
- * address and key) plus the provider's AV entry and, for connection-based
- * providers (ofi_rxm), a connection to each peer actually used; attach
- * briefly holds every node's card (about 200 bytes plus the address).
+ * MEMORY per node, paid only where ofi is tried (GASNET_RMA=ofi, or auto
+ * with a peer on another host): the op pool (at most 4096 records of 48
+ * bytes), the bounce buffers (NBOUNCE x BOUNCE_SIZE = 2 MiB), 16 bytes per
+ * node (AV address and key) plus the provider's AV entry and, for
+ * connection-based providers (ofi_rxm), a connection to each peer actually
+ * used; attach briefly holds every node's card (about 200 bytes plus the
+ * address). The provider's own is most of it: measured (peak per process,
+ * 4 ranks, tests/mem_probe.c) 16.4 MB without ofi, 89 MB over tcp;ofi_rxm
+ * with rxm's default 16 KiB buffers, 40 MB with the 4 KiB ones open_lib
+ * asks for, 24 MB over shm, 19.5 MB over sockets (docs/memory.md).
  */
 #include "rma.h"
 #include "memkind.h"
@@ -157,6 +162,12 @@ static struct {
 static int open_lib(char *why, size_t whylen)
 {
     if (lib.strerror) return 0;
+    /* ofi_rxm preallocates pools of 16 KiB buffers for the messages we
+     * never send (we ask for FI_RMA only): 61 MB per process of the 72 MB
+     * the tcp;ofi_rxm provider cost here. 4 KiB buffers leave 23 MB;
+     * puts and gets took the same time (MEMORY above). Set before
+     * libfabric reads it; a value the user set wins. */
+    setenv("FI_OFI_RXM_BUFFER_SIZE", "4096", 0);
     void *h = dlopen("libfabric.so.1", RTLD_NOW | RTLD_LOCAL);
     if (!h) {
         snprintf(why, whylen, "libfabric.so.1 could not be opened on node %u: %s", gasneti_mynode,

@@ -84,7 +84,8 @@ GASNET_SRCS := $(wildcard core-mpi/*.c extended/*.c barrier/*.c coll/*.c) core-n
 TEST_SRCS := $(wildcard tests/*.c)
 AMMPI_TESTS := $(filter tests/ammpi_%,$(TEST_SRCS))
 TOOLS_TESTS := $(filter tests/tools_%,$(TEST_SRCS)) $(wildcard tests/tools_*.cc)
-GASNET_TESTS := $(filter-out $(AMMPI_TESTS) $(TOOLS_TESTS),$(TEST_SRCS))
+MPI_TESTS := $(filter tests/mpi_%,$(TEST_SRCS))
+GASNET_TESTS := $(filter-out $(AMMPI_TESTS) $(TOOLS_TESTS) $(MPI_TESTS),$(TEST_SRCS))
 BENCH_SRCS := $(wildcard bench/pingpong/*.c bench/flood/*.c bench/barrier/*.c bench/ratomic/*.c bench/vis/*.c bench/coll/*.c bench/gpu/*.c bench/rarepoll/*.c)
 
 CONFIG_H := $(B)/include/gasnet_config.h
@@ -93,7 +94,7 @@ GASNET_LIBS := $(foreach m,$(MODES),$(B)/lib/libgasnet-mpi-$(m).a)
 TOOLS_LIBS := $(B)/lib/libgasnet_tools-seq.a $(B)/lib/libgasnet_tools-par.a
 TOOLS_TEST_BINS := $(foreach m,seq par,$(foreach t,$(basename $(notdir $(TOOLS_TESTS))),$(B)/tests/tools/$(t)-$(m))) \
     $(B)/tests/tools/headercheck.ok
-TEST_BINS := $(patsubst tests/%.c,$(B)/tests/%,$(AMMPI_TESTS)) \
+TEST_BINS := $(patsubst tests/%.c,$(B)/tests/%,$(AMMPI_TESTS) $(MPI_TESTS)) \
     $(foreach m,seq par,$(patsubst tests/%.c,$(B)/tests/$(m)/%,$(GASNET_TESTS))) \
     $(TOOLS_TEST_BINS)
 BENCH_BINS := $(patsubst %.c,$(B)/%,$(BENCH_SRCS))
@@ -188,6 +189,12 @@ $(B)/tests/ammpi_%: tests/ammpi_%.c $(LIBAMMPI) tests/ammpi_test.h
 	@mkdir -p $(dir $@)
 	@echo "  LINK    $@"
 	@$(CC) $(CPPFLAGS) $(CFLAGS) $< -o $@ $(LDFLAGS) $(LIBAMMPI)
+
+# tests/mpi_*.c: plain MPI programs, the twins measured beside a GASNet one
+$(B)/tests/mpi_%: tests/mpi_%.c
+	@mkdir -p $(dir $@)
+	@echo "  LINK    $@"
+	@$(CC) $(CFLAGS) $< -o $@ $(LDFLAGS)
 
 define test_rules
 $(B)/tests/$(1)/%: tests/%.c $(B)/lib/libgasnet-mpi-$(1).a $(LIBAMMPI) $(wildcard tests/*.h)

@@ -4,8 +4,9 @@
  * alternately by a Short reply and by a Medium one larger than the eager
  * size; the others return their credits in CREDIT messages. The growth of
  * the peak resident set (VmHWM) from before ammpi_open to the end must
- * stay within the bound internal.h documents:
- *     (R + D + (C+1)*N) * (E+H) + (2*C*N + D) * M + 128 * (C*N + D) + 32 * N
+ * stay within the bound internal.h documents (MEMORY BOUND, P = N-1 peers):
+ *     (R + D + 4) * (E+H) + 96 * N + 128 * D + (C+1)*P * (E+H)
+ *       + (2*C*P + 2*D) * M + 128 * (C*P + D)
  * MPI's own connections and buffers are set up before the first reading
  * (an exchange of small and large messages between all ranks), so what
  * grows is the endpoint. Every request must be handled once, every reply
@@ -105,8 +106,12 @@ int main(int argc, char **argv)
 
     double N = n, C = cfg->credits_pp, D = cfg->depth, E = cfg->eager_size, H = HDR_MAX;
     double M = AMMPI_MAX_MEDIUM;
-    double R = cfg->recv_buffers > 0 ? cfg->recv_buffers : (D + C * N < 1024 ? D + C * N : 1024);
-    double bound = (R + D + (C + 1) * N) * (E + H) + (2 * C * N + 2 * D) * M + 128 * (C * N + D) + 32 * N;
+    double R = D + C * N < 3 * D ? D + C * N : 3 * D;
+    if (R > 1024) R = 1024;
+    if (cfg->recv_buffers > 0) R = cfg->recv_buffers;
+    double P = N - 1; /* every other rank sends this one requests and replies */
+    double bound = (R + D + 4) * (E + H) + 96 * N + 128 * D + (C + 1) * P * (E + H) +
+                   (2 * C * P + 2 * D) * M + 128 * (C * P + D);
     double grew = 1024.0 * (double)(after - before);
     printf("ammpi_memory: rank %d sent %ld requests; peak RSS grew %.0f KiB, bound %.0f KiB\n", me,
            mine, grew / 1024, bound / 1024);

@@ -276,6 +276,11 @@ t fault_stop_storm_tcp 4 "${STOPPED[@]}" -e GASNET_SUPERNODE_MAXSIZE=1 -e UCX_TL
 # growth of peak memory within ammpi's documented bound (internal.h);
 # optimised flavour only, where the sizes are the real ones.
 [ "$FLAVOR" = opt ] && t ammpi_memory 4 -g 'ammpi_memory: ok' -- $B/tests/ammpi_memory 1000000
+# At rest, memory per peer: a GASNet job's peak per process (init, attach,
+# an AM to and from every peer, a barrier; every node its own host) grows
+# by at most 4 KB per peer more than a plain MPI program's doing the same
+# exchanges, from 4 to 16 and to 32 ranks (tests/memory_test.sh).
+[ "$FLAVOR" = opt ] && s memory_per_peer -T 240 -- tests/memory_test.sh $B 4 16 32
 # A node killed mid-storm under a launcher that leaves the others running
 # (tests/keep_running.sh stands in for the node, so hydra sees no death):
 # the nodes of its host name it (core-mpi/watch.c) and end the job; over

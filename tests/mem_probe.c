@@ -1,0 +1,52 @@
+/* Memory per peer (issue 28): initialise, attach a 1 MiB segment, send a
+ * Short request to every other node (its handler replies), wait for every
+ * reply, barrier; then print this process's peak resident set (VmHWM of
+ * /proc/self/status) as one line per node:
+ *     mem_probe: node N of M: hwm K kB
+ * tests/mpi_probe.c does the same exchanges in plain MPI; tests/memory_test.sh
+ * compares how both grow with the number of ranks. */
+#include "test.h"
+
+enum { H_PING = 200, H_PONG };
+
+static volatile int pongs;
+
+static void on_ping(gasnet_token_t t, gasnet_handlerarg_t i)
+{
+    CHECK_OK(gasnet_AMReplyShort1(t, H_PONG, i));
+}
+static void on_pong(gasnet_token_t t, gasnet_handlerarg_t i)
+{
+    (void)t;
+    (void)i;
+    pongs++;
+}
+
+static long peak_kib(void)
+{
+    FILE *f = fopen("/proc/self/status", "r");
+    char line[256];
+    long kib = -1;
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "VmHWM: %ld kB", &kib) == 1) break;
+    if (f) fclose(f);
+    return kib;
+}
+
+int main(int argc, char **argv)
+{
+    gasnet_handlerentry_t table[] = {{H_PING, (void (*)())on_ping}, {H_PONG, (void (*)())on_pong}};
+    test_start(&argc, &argv, table, 2, 1 << 20);
+    gasnet_node_t me = gasnet_mynode(), n = gasnet_nodes();
+    for (gasnet_node_t d = 1; d < n; d++)
+        CHECK_OK(gasnet_AMRequestShort1((me + d) % n, H_PING, (gasnet_handlerarg_t)d));
+    GASNET_BLOCKUNTIL(pongs == (int)n - 1);
+    BARRIER();
+    long kib = peak_kib();
+    CHECK(kib > 0, "no VmHWM in /proc/self/status");
+    printf("mem_probe: node %u of %u: hwm %ld kB\n", me, n, kib);
+    fflush(stdout);
+    BARRIER();
+    gasnet_exit(0);
+    return 0;
+}
