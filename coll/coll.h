@@ -69,6 +69,9 @@ struct gasnete_coll_op {
     int (*shm_run)(gasnete_coll_op_t *op, uint64_t n); /* NULL: the AM algorithm */
     const void *shm_data; /* what this member posts with it */
     size_t shm_len;       /* at most GASNETE_COLL_SHM_SLOT */
+    int shm_staged;       /* the payload goes through the stages instead */
+    size_t shm_k[3];      /* staged: chunks posted, reduced, taken here */
+    char *shm_tmp;        /* staged reductions: two chunks, freed when done */
 };
 
 /* Sets up a new team's collective state. */
@@ -148,6 +151,8 @@ int gasnete_coll_bcast_step(gasnete_coll_op_t *op, gasnete_coll_bcast_t *b, int 
 #define GASNETE_COLL_SHM_SLOT ((size_t)1976)
 /* Scratch enough for a member's lane (shm.c): the default minimum. */
 #define GASNETE_COLL_SHM_SCRATCH ((size_t)4096 + GASNETI_CACHE_LINE_BYTES)
+/* Scratch enough for a lane and a stage (shm.c): the default RECOMMENDED. */
+#define GASNETE_COLL_SHM_STAGED_SCRATCH ((size_t)4096 * 66 + GASNETI_CACHE_LINE_BYTES)
 /* The scratch-size queries' answer for a team of size members (team.c). */
 size_t gasnete_coll_scratch_size(gex_Rank_t size, gex_Flags_t flags);
 /* Gives the new teams tms[0..n) of this process the path where every
@@ -164,6 +169,23 @@ int gasnete_coll_shm_entered(gasnete_coll_op_t *op, gex_Rank_t rank, uint64_t n)
 const void *gasnete_coll_shm_data(gasnete_coll_op_t *op, gex_Rank_t rank, uint64_t n, size_t len);
 /* Makes op a barrier on the path. */
 void gasnete_coll_shm_barrier(gasnete_coll_op_t *op);
+
+/* Payloads above a slot go through each member's stage (shm.c), a ring
+ * of chunks, where the team's path has stages. */
+#define GASNETE_COLL_SHM_CHUNK ((size_t)16384)
+/* Whether tm's path has stages (the same answer at every member). */
+int gasnete_coll_shm_staged(gasneti_tm_t tm);
+/* Steps of staged collectives, for an op's shm_run (op->shm_staged set):
+ * 1 when this member is done. A broadcast of nbytes from root; a
+ * reduction of nbytes of elements of elem bytes (at most a chunk), whose
+ * result in rank order this member wants in dst if want (fold(cx, a, b,
+ * cnt): b = a OP b over cnt elements). */
+int gasnete_coll_shm_bcast_staged(gasnete_coll_op_t *op, uint64_t n, gex_Rank_t root, void *dst,
+                                  const void *src, size_t nbytes);
+typedef void (*gasnete_coll_fold_t)(void *cx, const void *a, void *b, size_t cnt);
+int gasnete_coll_shm_reduce_staged(gasnete_coll_op_t *op, uint64_t n, int want, void *dst,
+                                   const void *src, size_t nbytes, size_t elem,
+                                   gasnete_coll_fold_t fold, void *cx);
 
 /* The legacy team over the primordial team (legacy.c). */
 void gasnete_coll_legacy_init(gasneti_tm_t tm0);

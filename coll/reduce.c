@@ -18,7 +18,9 @@
  * private buffers of the vector's size while the operation runs.
  *
  * Payloads up to a slot of the shared-memory path (shm.c) take it where
- * the team has it: bcast_shm and reduce_shm.
+ * the team has it: bcast_shm and reduce_shm; larger ones its stages where
+ * the team has those (bcast_staged, reduce_staged: chunks pipelined
+ * through each member's ring, shm.c).
  */
 #include "coll.h"
 
@@ -80,6 +82,13 @@ static int bcast_shm(gasnete_coll_op_t *op, uint64_t n)
     return 1;
 }
 
+/* Above a slot, through the stages (shm.c). */
+static int bcast_staged(gasnete_coll_op_t *op, uint64_t n)
+{
+    gasnete_coll_bcast_t *b = op->state;
+    return gasnete_coll_shm_bcast_staged(op, n, b->root, b->dst, b->src, b->nbytes);
+}
+
 gex_Event_t gex_Coll_BroadcastNB(gex_TM_t tm, gex_Rank_t root, void *dst, const void *src,
                                  size_t nbytes, gex_Flags_t flags)
 {
@@ -102,6 +111,9 @@ gex_Event_t gex_Coll_BroadcastNB(gex_TM_t tm, gex_Rank_t root, void *dst, const 
             op->shm_data = src;
             op->shm_len = nbytes;
         }
+    } else if (gasnete_coll_shm_staged(t)) {
+        op->shm_run = bcast_staged;
+        op->shm_staged = 1;
     }
     return gasnete_coll_start_nb(op);
 }
@@ -249,6 +261,21 @@ static int reduce_shm(gasnete_coll_op_t *op, uint64_t n)
     return 1;
 }
 
+static void fold(void *cx, const void *a, void *b, size_t cnt)
+{
+    reduce_t *x = cx;
+    if (x->fn) x->fn(a, b, cnt, x->cdata);
+    else combine(x->dt, x->op, a, b, cnt);
+}
+
+/* Above a slot, through the stages (shm.c). */
+static int reduce_staged(gasnete_coll_op_t *op, uint64_t n)
+{
+    reduce_t *x = op->state;
+    return gasnete_coll_shm_reduce_staged(op, n, x->all || op->tm->rank == x->root, x->dst, x->src,
+                                          x->nbytes, x->nbytes / x->cnt, fold, x);
+}
+
 static size_t builtin_size(gex_DT_t dt)
 {
     switch (dt) {
@@ -309,6 +336,9 @@ static gex_Event_t reduce_nb(const char *call, gex_TM_t tm, int all, gex_Rank_t 
         o->shm_run = reduce_shm;
         o->shm_data = src;
         o->shm_len = x->nbytes;
+    } else if (gasnete_coll_shm_staged(t) && dt_sz <= GASNETE_COLL_SHM_CHUNK) {
+        o->shm_run = reduce_staged;
+        o->shm_staged = 1;
     }
     return gasnete_coll_start_nb(o);
 }

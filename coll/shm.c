@@ -31,14 +31,29 @@
  * broadcast posts the payload in the root's slot and the others copy it
  * out; a reduction posts every member's contribution, and the root (ToOne)
  * or every member (ToAll) combines them in rank order. A payload larger
- * than a slot, and every other collective, keeps its AM algorithm, and
- * still steps the counters. Reading another member's entry checks its
+ * than a slot goes through the members' stages (below) where the team has
+ * them; otherwise, like every other collective, it keeps its AM
+ * algorithm, and still steps the counters.
+ *
+ * STAGES. After each lane (LANE_BYTES from it) a stage where the team has
+ * them: the primordial team always (the backend's lanes hold one), other
+ * teams where every member's scratch holds one (the RECOMMENDED query's
+ * size). Per parity of the collective's number: counters READY, RED and
+ * GOT and a ring of RING_CHUNKS chunks. The slots' rule keeps the ring of
+ * parity n%2 unread by others while a member writes it for n, and a
+ * member zeroes its counters of that parity on entering n, before anyone
+ * reads them (readers wait until it has entered). Within collective n,
+ * chunk k sits at ring position k % RING_CHUNKS, and its producer writes
+ * chunk k + RING_CHUNKS there only once every reader's GOT > k: the
+ * chunks pipeline. The broadcast and the reduction over stages are
+ * described at gasnete_coll_shm_bcast_staged and _reduce_staged. Reading another member's entry checks its
  * signature against this member's: a member that called something else
  * is reported, as on the AM path.
  */
 #include "coll.h"
 #include "rma.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,12 +72,40 @@ typedef struct {
     slot_t slot[2];
 } lane_t;
 
-_Static_assert(sizeof(lane_t) <= GASNETI_SHM_COLL_LANE, "a lane fits the backend's");
+_Static_assert(sizeof(lane_t) <= 4096, "a lane is a page");
+
+/* A counter in a cache line of its own. */
+typedef struct {
+    uint64_t v;
+    char pad[GASNETI_CACHE_LINE_BYTES - 8];
+} counter_t;
+
+/* A member's stage, right after its lane: per parity of the collective's
+ * number, three counters (zeroed when the member enters, read by others
+ * only once they see it entered) and a ring of chunks. */
+#define RING_CHUNKS 8
+enum {
+    READY, /* chunks of its payload in its ring */
+    RED,   /* chunks whose slice it has reduced, in place in its ring */
+    GOT    /* chunks it has finished reading (its result taken) */
+};
+typedef struct {
+    counter_t c[2][3]; /* READY, RED, GOT (below) */
+    char pad[4096 - 2 * 3 * GASNETI_CACHE_LINE_BYTES];
+    char ring[2][RING_CHUNKS * GASNETE_COLL_SHM_CHUNK];
+} stage_t;
+
+#define LANE_BYTES ((size_t)4096)
+_Static_assert(LANE_BYTES + sizeof(stage_t) <= GASNETI_SHM_COLL_LANE, "a lane and a stage fit the backend's");
 
 _Static_assert(sizeof(lane_t) + GASNETI_CACHE_LINE_BYTES <= GASNETE_COLL_SHM_SCRATCH,
                "a lane fits the minimum scratch, aligned");
+_Static_assert(LANE_BYTES + sizeof(stage_t) + GASNETI_CACHE_LINE_BYTES <= GASNETE_COLL_SHM_STAGED_SCRATCH,
+               "a lane and a stage fit the recommended scratch, aligned");
 
 struct gasnete_coll_shm {
+    int staged;       /* every member has a stage */
+    stage_t **stages; /* by rank of the team, if staged */
     lane_t *lanes[1]; /* by rank of the team (allocated for all) */
 };
 
@@ -71,11 +114,24 @@ static lane_t *lane(const gasnete_coll_op_t *op, gex_Rank_t rank)
     return op->tm->coll->shm->lanes[rank];
 }
 
-static struct gasnete_coll_shm *shm_new(gex_Rank_t size)
+static stage_t *stage(const gasnete_coll_op_t *op, gex_Rank_t rank)
+{
+    return op->tm->coll->shm->stages[rank];
+}
+
+static struct gasnete_coll_shm *shm_new(gex_Rank_t size, int staged)
 {
     struct gasnete_coll_shm *sh = malloc(sizeof *sh + size * sizeof sh->lanes[0]);
-    if (!sh) gasneti_fatalerror("collectives: out of memory");
+    stage_t **st = staged ? malloc(size * sizeof *st) : NULL;
+    if (!sh || (staged && !st)) gasneti_fatalerror("collectives: out of memory");
+    sh->staged = staged;
+    sh->stages = st;
     return sh;
+}
+
+int gasnete_coll_shm_staged(gasneti_tm_t tm)
+{
+    return tm->coll && tm->coll->shm && tm->coll->shm->staged;
 }
 
 void gasnete_coll_attach(void)
@@ -90,14 +146,18 @@ void gasnete_coll_attach(void)
     if (gasneti_mynode == 0 && gasneti_getenv_yesno("GASNET_VERBOSEENV", 0)) {
         if (all)
             fprintf(stderr, "GASNet node 0: collectives on the primordial team go through shared "
-                            "memory up to %zu bytes\n", GASNETE_COLL_SHM_SLOT);
+                            "memory (chunks of %zu bytes above %zu)\n", GASNETE_COLL_SHM_CHUNK,
+                    GASNETE_COLL_SHM_SLOT);
         else
             fprintf(stderr, "GASNet node 0: collectives on the primordial team go through AMs\n");
     }
     if (!all) return;
-    struct gasnete_coll_shm *sh = shm_new(tm0->size);
-    for (gex_Rank_t r = 0; r < tm0->size; r++)
-        sh->lanes[r] = (lane_t *)((char *)gasneti_shm_coll_lanes() + (size_t)r * GASNETI_SHM_COLL_LANE);
+    struct gasnete_coll_shm *sh = shm_new(tm0->size, 1);
+    for (gex_Rank_t r = 0; r < tm0->size; r++) {
+        char *at = (char *)gasneti_shm_coll_lanes() + (size_t)r * GASNETI_SHM_COLL_LANE;
+        sh->lanes[r] = (lane_t *)at;
+        sh->stages[r] = (stage_t *)(at + LANE_BYTES);
+    }
     tm0->coll->shm = sh; /* collectives started from now on take numbers */
 }
 
@@ -110,19 +170,23 @@ static void *mapped_here(gex_EP_Location_t loc, const void *addr, size_t n)
 }
 
 /* This member's lane: the team's scratch, aligned to a cache line, when it
- * is host memory and holds one; else NULL. */
-static lane_t *own_lane(gasneti_tm_t tm)
+ * is host memory and holds one; else NULL. *staged: whether a stage
+ * follows it there (LANE_BYTES after it). */
+static lane_t *own_lane(gasneti_tm_t tm, int *staged)
 {
     if (!tm->scratch || !tm->ep->segment || tm->ep->segment->kind != GEX_MK_HOST) return NULL;
     uintptr_t a = ((uintptr_t)tm->scratch + GASNETI_CACHE_LINE_BYTES - 1) &
                   ~(uintptr_t)(GASNETI_CACHE_LINE_BYTES - 1);
-    if (a + sizeof(lane_t) > (uintptr_t)tm->scratch + tm->scratch_size) return NULL;
+    uintptr_t end = (uintptr_t)tm->scratch + tm->scratch_size;
+    if (a + sizeof(lane_t) > end) return NULL;
+    *staged = a + LANE_BYTES + sizeof(stage_t) <= end;
     return (lane_t *)a;
 }
 
 /* What each member tells the others when a team is made. */
 typedef struct {
-    uint64_t ok;     /* its lane is ready and it maps every member's segment */
+    uint64_t ok;     /* its lane is ready and it maps every member's segment:
+                        1, or 2 with a stage */
     uint64_t offset; /* of its lane in its bound segment */
 } shm_record_t;
 
@@ -145,15 +209,16 @@ void gasnete_coll_shm_teams(gasneti_tm_t *tms, size_t n, const char *call)
         if (!same_host) continue;
         shm_record_t *rec = recs[i] = calloc(tm->size, sizeof *rec), *mine = &rec[tm->rank];
         if (!rec) gasneti_fatalerror("%s: out of memory", call);
-        lane_t *l = own_lane(tm);
-        mine->ok = enabled && l;
+        int staged = 0;
+        lane_t *l = own_lane(tm, &staged);
+        mine->ok = enabled && l ? 1 + staged : 0;
         for (gex_Rank_t r = 0; mine->ok && r < tm->size; r++) {
             gex_EP_Location_t m = gasneti_tm_member(tm, r);
             const gasnet_seginfo_t *s = gasneti_peer_segment(m);
-            mine->ok = s && mapped_here(m, s->addr, s->size);
+            if (!s || !mapped_here(m, s->addr, s->size)) mine->ok = 0;
         }
-        if (mine->ok) { /* zeroed before anyone hears of it */
-            memset(l, 0, sizeof *l);
+        if (mine->ok) { /* zeroed before anyone hears of it (a stage's counters too) */
+            memset(l, 0, staged ? LANE_BYTES + offsetof(stage_t, pad) : sizeof *l);
             mine->offset = (uintptr_t)l - (uintptr_t)tm->ep->segment->addr;
         }
         ops[nops++] = gasnete_coll_allgather_op(tm, rec, sizeof *rec, call);
@@ -163,16 +228,21 @@ void gasnete_coll_shm_teams(gasneti_tm_t *tms, size_t n, const char *call)
         gasneti_tm_t tm = tms[i];
         shm_record_t *rec = recs[i];
         if (!tm->coll) continue;
-        int all = rec != NULL;
-        for (gex_Rank_t r = 0; all && r < tm->size; r++) all &= rec[r].ok == 1;
+        int all = rec != NULL, staged = 1;
+        for (gex_Rank_t r = 0; all && r < tm->size; r++) {
+            all &= rec[r].ok == 1 || rec[r].ok == 2;
+            staged &= rec[r].ok == 2;
+        }
         if (all) {
-            struct gasnete_coll_shm *sh = shm_new(tm->size);
+            struct gasnete_coll_shm *sh = shm_new(tm->size, staged);
             for (gex_Rank_t r = 0; r < tm->size; r++) {
                 gex_EP_Location_t m = gasneti_tm_member(tm, r);
                 const gasnet_seginfo_t *s = gasneti_peer_segment(m);
+                size_t need = staged ? LANE_BYTES + sizeof(stage_t) : sizeof(lane_t);
                 sh->lanes[r] = rec[r].offset <= s->size
-                                   ? mapped_here(m, (char *)s->addr + rec[r].offset, sizeof(lane_t))
+                                   ? mapped_here(m, (char *)s->addr + rec[r].offset, need)
                                    : NULL;
+                if (staged && sh->lanes[r]) sh->stages[r] = (stage_t *)((char *)sh->lanes[r] + LANE_BYTES);
                 if (!sh->lanes[r] || (uintptr_t)sh->lanes[r] % 8)
                     gasneti_fatalerror("%s: rank %u of the team gave its collective lane at offset "
                                        "%llu, outside its segment of %lu bytes", call, r,
@@ -183,7 +253,8 @@ void gasnete_coll_shm_teams(gasneti_tm_t *tms, size_t n, const char *call)
         if (tm->rank == 0 && gasneti_getenv_yesno("GASNET_VERBOSEENV", 0))
             fprintf(stderr, "GASNet node %u: collectives on team %llx (%u members) go through %s\n",
                     gasneti_mynode, (unsigned long long)tm->id, tm->size,
-                    all ? "shared memory in its scratch space" : "AMs");
+                    !all ? "AMs" : staged ? "shared memory in its scratch space (with stages)"
+                                          : "shared memory in its scratch space (slots only)");
         free(rec);
     }
     free(ops);
@@ -193,6 +264,7 @@ void gasnete_coll_shm_teams(gasneti_tm_t *tms, size_t n, const char *call)
 void gasnete_coll_shm_fini(gasneti_tm_t tm)
 {
     if (!tm->coll) return; /* a team without collectives */
+    if (tm->coll->shm) free(tm->coll->shm->stages);
     free(tm->coll->shm);
     tm->coll->shm = NULL;
 }
@@ -241,6 +313,10 @@ int gasnete_coll_shm_step(gasnete_coll_op_t *op)
         s->sig = op->sig;
         s->len = (uint32_t)op->shm_len;
         if (op->shm_len) memcpy(s->data, op->shm_data, op->shm_len);
+        if (op->shm_staged) { /* nobody reads these for n-2 any more */
+            stage_t *st = stage(op, op->tm->rank);
+            st->c[n % 2][READY].v = st->c[n % 2][RED].v = st->c[n % 2][GOT].v = 0;
+        }
         __atomic_store_n(&me->posted, n, __ATOMIC_RELEASE);
         op->shm_phase = 1;
         /* fall through */
@@ -251,6 +327,8 @@ int gasnete_coll_shm_step(gasnete_coll_op_t *op)
         op->shm_phase = 2;
         /* fall through */
     default: /* leave, after the collective before */
+        free(op->shm_tmp);
+        op->shm_tmp = NULL;
         if (__atomic_load_n(&me->done, __ATOMIC_RELAXED) != n - 1) return 0;
         __atomic_store_n(&me->done, n, __ATOMIC_RELEASE);
         return 1;
@@ -266,3 +344,126 @@ static int shm_barrier(gasnete_coll_op_t *op, uint64_t n)
 }
 
 void gasnete_coll_shm_barrier(gasnete_coll_op_t *op) { op->shm_run = shm_barrier; }
+
+/* ---- staged collectives: payloads above a slot, chunk by chunk */
+
+static uint64_t ld(const counter_t *c) { return __atomic_load_n(&c->v, __ATOMIC_ACQUIRE); }
+static void st(counter_t *c, uint64_t v) { __atomic_store_n(&c->v, v, __ATOMIC_RELEASE); }
+
+#define NOBODY ((gex_Rank_t)-1)
+
+/* The least of counter `which` for collective n over the members but
+ * `skip`: 0 while one of them has not entered n (its counters may still be
+ * those of n-2); UINT64_MAX - RING_CHUNKS if there are none. */
+static uint64_t least(gasnete_coll_op_t *op, uint64_t n, int which, gex_Rank_t skip)
+{
+    uint64_t m = UINT64_MAX - RING_CHUNKS;
+    for (gex_Rank_t r = 0; r < op->tm->size; r++) {
+        if (r == skip) continue;
+        if (!gasnete_coll_shm_entered(op, r, n)) return 0;
+        uint64_t v = ld(&stage(op, r)->c[n % 2][which]);
+        if (v < m) m = v;
+    }
+    return m;
+}
+
+/* Chunk k of collective n's ring in rank's stage. */
+static char *ring(gasnete_coll_op_t *op, gex_Rank_t rank, uint64_t n, size_t k)
+{
+    return stage(op, rank)->ring[n % 2] + (k % RING_CHUNKS) * GASNETE_COLL_SHM_CHUNK;
+}
+
+/* BROADCAST. The root copies chunk after chunk into its ring (READY), once
+ * every other member has read the chunk that was there (GOT); the others
+ * copy each chunk out as it appears. The root is done once its payload is
+ * all in the ring: the ring of this parity is written again only once
+ * every member is done with n. */
+int gasnete_coll_shm_bcast_staged(gasnete_coll_op_t *op, uint64_t n, gex_Rank_t root, void *dst,
+                                  const void *src, size_t nbytes)
+{
+    const size_t C = GASNETE_COLL_SHM_CHUNK, total = (nbytes + C - 1) / C;
+    gex_Rank_t me = op->tm->rank;
+    size_t *k = &op->shm_k[0];
+    if (me == root) {
+        counter_t *ready = &stage(op, me)->c[n % 2][READY];
+        uint64_t free_to = 0; /* chunks the ring may hold up to */
+        while (*k < total) {
+            if (*k >= free_to && (free_to = least(op, n, GOT, root) + RING_CHUNKS) <= *k) return 0;
+            size_t len = nbytes - *k * C < C ? nbytes - *k * C : C;
+            memcpy(ring(op, me, n, *k), (const char *)src + *k * C, len);
+            st(ready, ++*k);
+        }
+        if (dst != src) memcpy(dst, src, nbytes);
+        return 1;
+    }
+    if (!gasnete_coll_shm_entered(op, root, n)) return 0;
+    const counter_t *ready = &stage(op, root)->c[n % 2][READY];
+    counter_t *got = &stage(op, me)->c[n % 2][GOT];
+    uint64_t avail = 0;
+    while (*k < total) {
+        if (*k >= avail && (avail = ld(ready)) <= *k) return 0;
+        size_t len = nbytes - *k * C < C ? nbytes - *k * C : C;
+        memcpy((char *)dst + *k * C, ring(op, root, n, *k), len);
+        st(got, ++*k);
+    }
+    return 1;
+}
+
+/* REDUCTION. Every member copies its payload chunk by chunk into its ring
+ * (READY), once every member has taken the result that was there (GOT).
+ * Member r reduces slice r of each chunk (the r-th N-th of its elements)
+ * over the members in rank order (src_0 (+) src_1 (+) ... in two private
+ * chunk buffers, as GEX_OP_USER_NC needs) and writes the result over its
+ * own slice (RED): nobody else reads that slice of its payload. Then each
+ * member that wants the result copies slice s of the chunk from member s,
+ * and every member counts it taken (GOT). */
+int gasnete_coll_shm_reduce_staged(gasnete_coll_op_t *op, uint64_t n, int want, void *dst,
+                                   const void *src, size_t nbytes, size_t elem,
+                                   gasnete_coll_fold_t fold, void *cx)
+{
+    const size_t E = GASNETE_COLL_SHM_CHUNK / elem, C = E * elem, total = (nbytes + C - 1) / C,
+                 cnt = nbytes / elem;
+    gex_Rank_t me = op->tm->rank, size = op->tm->size;
+    size_t *posted = &op->shm_k[0], *red = &op->shm_k[1], *got = &op->shm_k[2];
+    counter_t *c = stage(op, me)->c[n % 2];
+    if (!op->shm_tmp && !(op->shm_tmp = malloc(2 * C)))
+        gasneti_fatalerror("%s: out of memory for a %zu-byte reduction", op->call, nbytes);
+    int moved;
+    do {
+        moved = 0;
+        while (*posted < total && (*posted < RING_CHUNKS || least(op, n, GOT, NOBODY) + RING_CHUNKS > *posted)) {
+            size_t len = nbytes - *posted * C < C ? nbytes - *posted * C : C;
+            memcpy(ring(op, me, n, *posted), (const char *)src + *posted * C, len);
+            st(&c[READY], ++*posted);
+            moved = 1;
+        }
+        while (*red < *posted && least(op, n, READY, NOBODY) > *red) {
+            size_t ek = cnt - *red * E < E ? cnt - *red * E : E;
+            size_t a = ek * me / size, m = ek * (me + 1) / size - a, off = a * elem, len = m * elem;
+            if (m) {
+                char *acc = op->shm_tmp, *x = op->shm_tmp + C;
+                memcpy(acc, ring(op, 0, n, *red) + off, len);
+                for (gex_Rank_t r = 1; r < size; r++) {
+                    memcpy(x, ring(op, r, n, *red) + off, len);
+                    fold(cx, acc, x, m); /* x = acc (+) x */
+                    char *t = acc;
+                    acc = x;
+                    x = t;
+                }
+                memcpy(ring(op, me, n, *red) + off, acc, len);
+            }
+            st(&c[RED], ++*red);
+            moved = 1;
+        }
+        while (*got < *red && least(op, n, RED, NOBODY) > *got) {
+            size_t ek = cnt - *got * E < E ? cnt - *got * E : E;
+            for (gex_Rank_t r = 0; want && r < size; r++) {
+                size_t a = ek * r / size, len = (ek * (r + 1) / size - a) * elem;
+                memcpy((char *)dst + *got * C + a * elem, ring(op, r, n, *got) + a * elem, len);
+            }
+            st(&c[GOT], ++*got);
+            moved = 1;
+        }
+    } while (moved && *got < total);
+    return *got == total;
+}

@@ -15,7 +15,9 @@
  * team's collectives use it (shm.c), and gex_TM_Destroy hands it back.
  * The size queries answer GASNET_COLL_MIN_SCRATCH_SIZE (default: a lane
  * of shm.c plus a cache line to align it), or the team's size rounded up
- * to a cache line if larger, and GASNET_COLL_SCRATCH_SIZE (default 2 MiB).
+ * to a cache line if larger, and GASNET_COLL_SCRATCH_SIZE (default: a lane
+ * and a stage of shm.c, 264 KiB and a cache line, for collectives above a
+ * slot).
  *
  * DESTROY. The team leaves the shared-memory path first, and the barrier
  * that follows goes over AMs: once it is passed, every member has finished
@@ -47,7 +49,8 @@ size_t gasnete_coll_scratch_size(gex_Rank_t size, gex_Flags_t flags)
     size_t by_size = ((size_t)size + GASNETI_CACHE_LINE_BYTES - 1) & ~(size_t)(GASNETI_CACHE_LINE_BYTES - 1);
     if (by_size > min) min = by_size;
     if (flags & GEX_FLAG_TM_SCRATCH_SIZE_MIN) return min;
-    size_t rec = (size_t)gasneti_getenv_size("GASNET_COLL_SCRATCH_SIZE", 2 << 20, 0, SCRATCH_MAX);
+    size_t rec = (size_t)gasneti_getenv_size("GASNET_COLL_SCRATCH_SIZE", GASNETE_COLL_SHM_STAGED_SCRATCH,
+                                             0, SCRATCH_MAX);
     return rec > min ? rec : min;
 }
 

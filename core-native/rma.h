@@ -160,9 +160,11 @@ int gasneti_shm_create(size_t size, void *at, void **addr, char *why, size_t why
 void *gasneti_shm_map(long pid, int fd, size_t size, char *why, size_t whylen);
 void *gasneti_shm_control(void);
 /* After that page, zeroed too, a lane of GASNETI_SHM_COLL_LANE bytes per
- * node of the host, by index, for the collectives (coll/shm.c); NULL
- * unless the backend serves the host's nodes. */
-#define GASNETI_SHM_COLL_LANE 4096
+ * node of the host, by index, for the collectives (coll/shm.c: a page of
+ * counters and slots, then a stage of chunks; pages only touched by
+ * collectives above a slot); NULL unless the backend serves the host's
+ * nodes. */
+#define GASNETI_SHM_COLL_LANE ((size_t)4096 * 66)
 void *gasneti_shm_coll_lanes(void);
 
 /* Host topology (topology.c, hwloc when available): call after init.

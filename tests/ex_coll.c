@@ -3,13 +3,15 @@
  *
  *   ex_coll [quick|matrix]     results (quick: fewer roots and sizes)
  *   ex_coll threads T          (PAR) T threads, each on a team of its own
+ *   ex_coll teams              (quick) on splits of 1..5 and 8 members
  *   ex_coll bad WHAT [attached]  one bad call, which must be fatal (after
  *                              a segment is attached)
  *
  * On each team shape (the primordial team before and after a segment is
  * attached, halves, an odd/even split
- * whose ranks run backwards against jobranks, a team of one per rank; the
- * splits granted the minimum scratch from the segment):
+ * whose ranks run backwards against jobranks, twice (granted the
+ * RECOMMENDED and the MIN scratch from the segment), a team of one per
+ * rank):
  * - gex_Coll_BroadcastNB from several roots (every root in matrix mode),
  *   of sizes from 0 bytes to several Medium payloads, all in flight at
  *   once, and once with src == dst on the root;
@@ -252,7 +254,11 @@ static void test_broadcast(gex_TM_t tm, const char *team)
     gex_Rank_t me = gex_TM_QueryRank(tm), n = gex_TM_QuerySize(tm);
     gex_Rank_t roots[64];
     int nr = nroots(n, roots);
-    const size_t quick_sizes[] = {0, 1, 1000, 150001}, matrix_sizes[] = {0, 1, 7, 64999, 65000, 65001, 300000};
+    /* above 1976 bytes the library may go chunk by chunk (16 KiB, rings of
+     * 8): sizes around those too */
+    const size_t quick_sizes[] = {0, 1, 1000, 1977, 16385, 150001},
+                 matrix_sizes[] = {0, 1, 7, 1976, 1977, 16383, 16384, 16385, 64999, 65000, 65001,
+                                   131071, 131073, 300000, (1 << 20) + 3};
     const size_t *sizes = matrix ? matrix_sizes : quick_sizes;
     size_t nsizes = matrix ? EX_NELEM(matrix_sizes) : EX_NELEM(quick_sizes);
     for (int k = 0; k < nr; k++) {
@@ -286,7 +292,7 @@ static void test_reduce(gex_TM_t tm, const char *team)
     gex_Rank_t me = gex_TM_QueryRank(tm), n = gex_TM_QuerySize(tm);
     gex_Rank_t roots[64];
     int nr = nroots(n, roots);
-    const size_t quick_counts[] = {1, 5}, matrix_counts[] = {1, 5, 17000};
+    const size_t quick_counts[] = {1, 5, 2501}, matrix_counts[] = {1, 5, 2049, 17000, 40001};
     const size_t *counts = matrix ? matrix_counts : quick_counts;
     size_t ncounts = matrix ? EX_NELEM(matrix_counts) : EX_NELEM(quick_counts);
     for (size_t c = 0; c < ncounts; c++) {
@@ -340,12 +346,11 @@ static void test_reduce(gex_TM_t tm, const char *team)
     settle(team);
 }
 
-static void test_user(gex_TM_t tm, const char *team)
+static void test_user_cnt(gex_TM_t tm, size_t cnt)
 {
     gex_Rank_t me = gex_TM_QueryRank(tm), n = gex_TM_QuerySize(tm);
     gex_Rank_t roots[64];
     int nr = nroots(n, roots);
-    size_t cnt = matrix ? 9000 : 3;
     for (int k = 0; k <= nr; k++) {
         gex_Rank_t root = k < nr ? roots[k] : 0;
         int mine = k == nr || root == me;
@@ -414,6 +419,13 @@ static void test_user(gex_TM_t tm, const char *team)
         snprintf(p->what, sizeof p->what, "USER on DBL of %zu (root %d)", cnt, k < nr ? (int)root : -1);
         add_pending(GEX_EVENT_INVALID, ds, NULL, 0);
     }
+}
+
+/* Small vectors, and ones over several chunks (see test_broadcast). */
+static void test_user(gex_TM_t tm, const char *team)
+{
+    test_user_cnt(tm, 3);
+    test_user_cnt(tm, matrix ? 9000 : 700);
     settle(team);
 }
 
@@ -523,15 +535,18 @@ static void *worker(void *arg)
 }
 #endif
 
-/* A split of the world with MIN scratch granted from the segment, slot k
- * (clients grant scratch: on one host the team's collectives may use it). */
-static gex_TM_t split(int colour, int key, int k)
+/* A split of the world with scratch granted from the segment in slot k
+ * (slots of the RECOMMENDED query's size), of the MIN query's size (min)
+ * or the RECOMMENDED one (clients grant scratch: on one host the team's
+ * collectives may use it, the more the more of them). */
+static gex_TM_t split(int colour, int key, int k, int min)
 {
     gex_TM_t t;
-    size_t len = gex_TM_Split(&t, X.tm, colour, key, NULL, 0, GEX_FLAG_TM_SCRATCH_SIZE_MIN);
-    CHECK(len > 0 && (size_t)(k + 1) * len <= gex_Segment_QuerySize(X.seg),
-          "scratch slot %d of %zu bytes does not fit the segment", k, len);
-    gex_TM_Split(&t, X.tm, colour, key, (char *)gex_Segment_QueryAddr(X.seg) + (size_t)k * len, len, 0);
+    size_t slot = gex_TM_Split(&t, X.tm, colour, key, NULL, 0, GEX_FLAG_TM_SCRATCH_SIZE_RECOMMENDED);
+    size_t len = min ? gex_TM_Split(&t, X.tm, colour, key, NULL, 0, GEX_FLAG_TM_SCRATCH_SIZE_MIN) : slot;
+    CHECK(len > 0 && len <= slot && (size_t)(k + 1) * slot <= gex_Segment_QuerySize(X.seg),
+          "scratch slot %d of %zu bytes does not fit the segment", k, slot);
+    gex_TM_Split(&t, X.tm, colour, key, (char *)gex_Segment_QueryAddr(X.seg) + (size_t)k * slot, len, 0);
     return t;
 }
 
@@ -541,9 +556,9 @@ static void threads(int nthreads)
     worker_t w[16];
     pthread_t th[16];
     if (nthreads < 1 || nthreads > 16) nthreads = 4;
-    ex_attach(&X, 1 << 20);
+    ex_attach(&X, 16 << 20);
     for (int t = 0; t < nthreads; t++) { /* one copy of the world per thread */
-        w[t].tm = split(0, (int)X.me, t);
+        w[t].tm = split(0, (int)X.me, t, t % 2);
         w[t].id = t;
         w[t].rounds = 30;
     }
@@ -561,27 +576,50 @@ static void threads(int nthreads)
     gasnet_exit(0);
 }
 
+/* Splits into the first m ranks and the rest, for m = 1..5 and 8 (as far
+ * as the job goes): teams of every size up to 8 on the staged path. */
+static void teams(void)
+{
+    ex_attach(&X, 8 << 20);
+    const gex_Rank_t firsts[] = {1, 2, 3, 4, 5, 8};
+    for (size_t i = 0; i < EX_NELEM(firsts) && firsts[i] <= X.n; i++) {
+        gex_Rank_t m = firsts[i];
+        gex_TM_t t = split(X.me < m, (int)X.me, (int)(i % 2), 0);
+        char name[64];
+        snprintf(name, sizeof name, "%s %u of %u ranks", X.me < m ? "first" : "last",
+                 X.me < m ? m : X.n - m, X.n);
+        test_team(t, name);
+        gex_TM_Destroy(t, NULL, 0);
+    }
+    ex_barrier(X.tm);
+    MSG0("ex_coll: ok (teams, %u ranks)", X.n);
+    gasnet_exit(0);
+}
+
 int main(int argc, char **argv)
 {
     ex_init(&X, "EXCOLL", &argc, &argv, 0);
     if (argc > 3 && !strcmp(argv[1], "bad") && !strcmp(argv[3], "attached")) ex_attach(&X, 65536);
     if (argc > 2 && !strcmp(argv[1], "bad")) bad(argv[2]);
     if (argc > 2 && !strcmp(argv[1], "threads")) threads(atoi(argv[2]));
+    if (argc > 1 && !strcmp(argv[1], "teams")) teams();
     matrix = argc > 1 && !strcmp(argv[1], "matrix");
-    check_absmax_values(X.n, matrix ? 9000 : 3);
+    check_absmax_values(X.n, matrix ? 9000 : 700);
 
     /* the world before and after a segment is attached: on one host the
      * library may take another path once the segments are shared */
     test_team(X.tm, "world");
-    ex_attach(&X, 65536);
+    ex_attach(&X, 8 << 20);
     test_team(X.tm, "world, attached");
-    gex_TM_t halves, oddeven, one;
-    halves = split(X.me < X.n / 2, (int)X.me, 0);
+    gex_TM_t halves, oddeven, oddeven_min, one;
+    halves = split(X.me < X.n / 2, (int)X.me, 0, 0);
     test_team(halves, "halves");
     /* ranks run against jobranks: rank != jobrank */
-    oddeven = split((int)(X.me % 2), -(int)X.me, 1);
+    oddeven = split((int)(X.me % 2), -(int)X.me, 1, 0);
     test_team(oddeven, "odd/even reversed");
-    one = split((int)X.me, 0, 2);
+    oddeven_min = split((int)(X.me % 2), -(int)X.me, 2, 1);
+    test_team(oddeven_min, "odd/even reversed, minimum scratch");
+    one = split((int)X.me, 0, 3, 0);
     test_team(one, "one");
 
     /* two teams at once: a broadcast on the split in flight beside a
@@ -601,13 +639,14 @@ int main(int argc, char **argv)
     CHECK(!memcmp(big, bigexp, sizeof big), "broadcast on the split beside a world reduction");
 
     gex_TM_Destroy(one, NULL, 0);
+    gex_TM_Destroy(oddeven_min, NULL, 0);
     gex_TM_Destroy(oddeven, NULL, 0);
     gex_TM_Destroy(halves, NULL, 0);
 
     /* scratch is the client's again once gex_TM_Destroy returns: scribbled
      * on at once, round after round, while slower members leave theirs */
     for (int round = 0; round < 50; round++) {
-        gex_TM_t t = split(round % 2 ? (int)(X.me % 2) : 0, (int)X.me, 3);
+        gex_TM_t t = split(round % 2 ? (int)(X.me % 2) : 0, (int)X.me, 4, round % 4 < 2);
         int64_t v = round, got = -1;
         if (gex_TM_QueryRank(t) != 0) v = -1;
         gex_Event_Wait(gex_Coll_BroadcastNB(t, 0, &got, &v, sizeof v, 0));

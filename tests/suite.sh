@@ -1136,8 +1136,12 @@ if [ $FULL = 1 ]; then
     t ex_coll_threads_par 2 -g 'ex_coll threads: ok' -- $XC/par/ex_coll threads 4
     t ex_coll_am_par 3 -e GASNET_RMA=am -g 'ex_coll: ok' -- $XC/par/ex_coll
     t ex_coll_matrix 4 -e GASNET_VERBOSEENV=1 -g 'collectives on the primordial team go through shared memory' \
-        -g 'team [0-9a-f]+ \(2 members\) go through shared memory in its scratch space' \
+        -g 'team [0-9a-f]+ \(2 members\) go through shared memory in its scratch space \(with stages' \
+        -g 'team [0-9a-f]+ \(2 members\) go through shared memory in its scratch space \(slots only' \
         -g 'ex_coll: ok \(matrix, 4 ranks\)' -- $XC/seq/ex_coll matrix
+    # teams of 1..8 members on the stages (chunked broadcasts and reductions)
+    t ex_coll_teams 8 -T 180 -e GASNET_VERBOSEENV=1 -g '\(5 members\) go through shared memory in its scratch space \(with stages' \
+        -g 'ex_coll: ok \(teams, 8 ranks\)' -- $XC/seq/ex_coll teams
     # ranks on separate "hosts": teams of several members use AMs
     t ex_coll_mpi 3 -e GASNET_SUPERNODE_MAXSIZE=1 -e GASNET_VERBOSEENV=1 -g '\(2 members\) go through AMs' \
         -G '\(2 members\) go through shared' -g 'ex_coll: ok' -- $XC/seq/ex_coll

@@ -1,5 +1,7 @@
-/* coll: the latency of a broadcast from rank 0 on however many ranks the
- * job has, for each size (powers of two in [-s, -S]). Each repetition
+/* coll: the latency of a broadcast from rank 0 (operation bcast) and of a
+ * reduction to all of doubles summed (allreduce; -o picks, default both)
+ * on however many ranks the job has, for each size (powers of two in
+ * [-s, -S]). Each repetition
  * times GASNet's broadcast and then MPI_Bcast, after a warm-up of each;
  * a loop runs `iters` broadcasts, each waited for and followed by an
  * untimed barrier (as in OSU's osu_bcast), and the time per broadcast is
@@ -11,7 +13,8 @@
  *
  *   gasnet  gex_Coll_BroadcastNB + gex_Event_Wait on the primordial team
  *           (a binomial tree over active messages, coll/reduce.c)
- *   mpi     MPI_Bcast on a communicator of its own. GASNet's endpoint is
+ *           (gex_Coll_ReduceToAllNB for allreduce)
+ *   mpi     MPI_Bcast (MPI_Allreduce) on a communicator of its own. GASNet's endpoint is
  *           paused meanwhile: its posted MPI_ANY_SOURCE receives would
  *           slow MPI down (see bench/layers.h)
  */
@@ -24,7 +27,8 @@
 static MPI_Comm raw_comm;
 static int use_gasnet, use_mpi;
 static gex_TM_t tm0;
-static char *buf;
+static char *buf, *out;
+static int allreduce; /* the operation being timed */
 
 /* Seconds spent in `iters` broadcasts on this rank. As OSU's osu_bcast
  * does, a barrier of the same layer follows each broadcast, outside the
@@ -35,7 +39,11 @@ static double gasnet_loop(long iters, size_t size)
     double t = 0;
     for (long i = 0; i < iters; i++) {
         double t0 = bench_now();
-        gex_Event_Wait(gex_Coll_BroadcastNB(tm0, 0, buf, buf, size, 0));
+        if (allreduce)
+            gex_Event_Wait(gex_Coll_ReduceToAllNB(tm0, out, buf, GEX_DT_DBL, 8, size / 8, GEX_OP_ADD,
+                                                  NULL, NULL, 0));
+        else
+            gex_Event_Wait(gex_Coll_BroadcastNB(tm0, 0, buf, buf, size, 0));
         t += bench_now() - t0;
         gex_Event_Wait(gex_Coll_BarrierNB(tm0, 0));
     }
@@ -47,7 +55,8 @@ static double mpi_loop(long iters, size_t size)
     double t = 0;
     for (long i = 0; i < iters; i++) {
         double t0 = bench_now();
-        MPI_Bcast(buf, (int)size, MPI_BYTE, 0, raw_comm);
+        if (allreduce) MPI_Allreduce(buf, out, (int)(size / 8), MPI_DOUBLE, MPI_SUM, raw_comm);
+        else MPI_Bcast(buf, (int)size, MPI_BYTE, 0, raw_comm);
         t += bench_now() - t0;
         MPI_Barrier(raw_comm);
     }
@@ -90,9 +99,10 @@ static void report(FILE *csv, const char *layer, const char *label, int ranks, l
 
 static const bench_about_t about = {
     "Broadcast latency from rank 0 on any number of ranks: gex_Coll_BroadcastNB and\n"
-    "MPI_Bcast, interleaved in one job (see the top of bench/coll/coll.c). Of the options\n"
-    "below, -P and -o do not apply; the run takes any rank count.",
-    "gasnet, mpi", "(none: one broadcast per size)"};
+    "MPI_Bcast, and gex_Coll_ReduceToAllNB and MPI_Allreduce (doubles summed), interleaved\n"
+    "in one job (see the top of bench/coll/coll.c). Of the options below, -P does not\n"
+    "apply; the run takes any rank count.",
+    "gasnet, mpi", "bcast, allreduce"};
 
 int main(int argc, char **argv)
 {
@@ -106,8 +116,10 @@ int main(int argc, char **argv)
     MPI_Comm_rank(raw_comm, &me);
     MPI_Comm_size(raw_comm, &ranks);
     buf = malloc((size_t)o.max_size);
-    if (!buf) bench_die("out of memory for %ld bytes", o.max_size);
+    out = malloc((size_t)o.max_size);
+    if (!buf || !out) bench_die("out of memory for %ld bytes", o.max_size);
     memset(buf, me, (size_t)o.max_size);
+    memset(out, 0, (size_t)o.max_size);
     char settings[160];
     snprintf(settings, sizeof settings, "layers=%s iters=%ld knee=%ld reps=%d ranks=%d sizes=%ld..%ld",
              o.layers, o.iters, o.knee, o.reps, ranks, o.min_size, o.max_size);
@@ -119,22 +131,31 @@ int main(int argc, char **argv)
                              "lat_us_min,lat_us_max,x_mpi_median,x_mpi_q1,x_mpi_q3,samples_us");
     }
     double tg[o.reps], tm[o.reps];
-    for (long size = o.min_size; size <= o.max_size; size *= 2) {
-        long iters = bench_iters(&o, size), warm = iters / 10 + 1;
-        if (use_gasnet) timed(1, warm, (size_t)size);
-        if (use_mpi) timed(0, warm, (size_t)size);
-        for (int r = 0; r < o.reps; r++) {
-            if (use_gasnet) tg[r] = timed(1, iters, (size_t)size);
-            if (use_mpi) tm[r] = timed(0, iters, (size_t)size);
-        }
-        if (me == 0) {
-            if (use_gasnet)
-                report(csv, "gasnet", "BroadcastNB", ranks, size, iters, &o, tg, use_mpi ? tm : NULL);
-            if (use_mpi) report(csv, "mpi", "MPI_Bcast", ranks, size, iters, &o, tm, tm);
+    for (allreduce = 0; allreduce < 2; allreduce++) {
+        const char *opname = allreduce ? "allreduce" : "bcast";
+        if (o.ops && !bench_in_list(o.ops, opname)) continue;
+        for (long size = o.min_size; size <= o.max_size; size *= 2) {
+            if (allreduce && size < 8) continue;
+            long iters = bench_iters(&o, size), warm = iters / 10 + 1;
+            if (use_gasnet) timed(1, warm, (size_t)size);
+            if (use_mpi) timed(0, warm, (size_t)size);
+            for (int r = 0; r < o.reps; r++) {
+                if (use_gasnet) tg[r] = timed(1, iters, (size_t)size);
+                if (use_mpi) tm[r] = timed(0, iters, (size_t)size);
+            }
+            if (me == 0) {
+                if (use_gasnet)
+                    report(csv, "gasnet", allreduce ? "ReduceToAllNB" : "BroadcastNB", ranks, size,
+                           iters, &o, tg, use_mpi ? tm : NULL);
+                if (use_mpi)
+                    report(csv, "mpi", allreduce ? "MPI_Allreduce" : "MPI_Bcast", ranks, size, iters, &o,
+                           tm, tm);
+            }
         }
     }
     if (csv) fclose(csv);
     free(buf);
+    free(out);
     MPI_Comm_free(&raw_comm);
     if (!use_gasnet) {
         MPI_Finalize();
