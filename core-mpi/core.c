@@ -91,6 +91,7 @@ void gasneti_fatalerror(const char *fmt, ...)
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
     gasnetc_watch_quiet(); /* every node may die of the same error: no "node lost" reports */
+    gasneti_trace_fatal(msg);
     fflush(stdout);
     if (gasneti_init_done) gasnett_fatalerror("node %u of %u: %s", gasneti_mynode, gasneti_nodes, msg);
     gasnett_fatalerror("%s", msg);
@@ -422,28 +423,28 @@ static uintptr_t find_max_segsize(int nlocal)
 {
     const char *key = "GASNET_MAX_SEGSIZE";
     uint64_t phys = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE), limit = 0;
-    const char *v = gasnett_getenv(key), *from = key, *why;
+    const char *v = gasnett_getenv(key), *what = "environment variable GASNET_MAX_SEGSIZE", *why;
     int is_default = 0;
-    char shown[160], sz[64];
+    char shown[160], sz[64], num[32];
     if (!v || !*v) {
-        from = "gasnet_max_segsize_str";
+        what = "client variable gasnet_max_segsize_str";
         v = gasnet_max_segsize_str;
         is_default = 1;
     }
     if (v) {
-        if ((why = parse_segsize(v, phys, nlocal, &limit)))
-            gasneti_fatalerror("%s %s='%s' %s", from == key ? "environment variable" : "client variable",
-                               from, v, why);
+        if ((why = parse_segsize(v, phys, nlocal, &limit))) gasneti_fatalerror("%s='%s' %s", what, v, why);
     } else if (gasnet_max_segsize) {
         limit = gasnet_max_segsize;
-        v = "gasnet_max_segsize";
+        what = "client variable gasnet_max_segsize";
+        snprintf(num, sizeof num, "%llu", (unsigned long long)limit);
+        v = num;
     } else {
+        what = "the default GASNET_MAX_SEGSIZE";
         parse_segsize(v = "0.85/H", phys, nlocal, &limit);
     }
     if (limit < GASNET_PAGESIZE)
-        gasneti_fatalerror("%s %s='%s' is out of range: it comes to %llu bytes for each process, less "
-                           "than a page (%d)", from == key ? "environment variable" : "client variable",
-                           from, v, (unsigned long long)limit, GASNET_PAGESIZE);
+        gasneti_fatalerror("%s='%s' is out of range: it comes to %llu bytes for each process, less "
+                           "than a page (%d)", what, v, (unsigned long long)limit, GASNET_PAGESIZE);
     if (limit > (uint64_t)INT64_MAX) limit = (uint64_t)INT64_MAX;
     snprintf(shown, sizeof shown, "%s (%s for each of %d processes of this host)", v,
              gasnett_format_number((int64_t)limit, sz, sizeof sz, 1), nlocal);

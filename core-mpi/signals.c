@@ -56,6 +56,8 @@ static void say(const char *msg)
     (void)rc;
 }
 
+static int freeze_on_error; /* GASNET_FREEZE_ON_ERROR, read at init */
+
 static void on_fatal(int sig)
 {
     char msg[256];
@@ -64,7 +66,7 @@ static void on_fatal(int sig)
              gasneti_mynode, gasneti_nodes, (int)getpid(), host, name ? name : "signal", sig);
     say(msg);
     if (!gasneti_fatalerror_seen()) {
-        gasnett_freezeForDebuggerErr();
+        if (freeze_on_error) gasnett_freezeForDebuggerNow(&gasneti_frozen, "gasneti_frozen");
         if (gasneti_backtrace_enabled())
             gasnett_print_backtrace(STDERR_FILENO);
         else if (!gasneti_quiet())
@@ -198,7 +200,8 @@ void gasnetc_signals_init(void)
                            "the same signal (%s): use two", gasnett_signame_fromval(freeze_signal));
     if (backtrace_signal) install(backtrace_signal, on_backtrace_signal, SA_RESTART, 0);
     if (freeze_signal) install(freeze_signal, on_freeze_signal, SA_RESTART, 0);
-    (void)gasneti_getenv_yesno("GASNET_FREEZE_ON_ERROR", 0); /* checked and shown now, used on an error */
+    /* read now: the handler must not parse the environment (locks, stdio) */
+    freeze_on_error = gasneti_getenv_yesno("GASNET_FREEZE_ON_ERROR", 0);
     if (gasneti_getenv_yesno("GASNET_FREEZE", 0)) {
         fprintf(stderr, "GASNet node %u: GASNET_FREEZE: frozen in init\n", gasneti_mynode);
         gasnett_freezeForDebuggerNow(&gasnet_frozen, "gasnet_frozen");

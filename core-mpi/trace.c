@@ -31,6 +31,7 @@
  */
 #include "gasnet_internal.h"
 #include "rma.h"
+#include "memkind.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -307,7 +308,8 @@ void gasneti_trace_printf_force(const char *fmt, ...)
 static const char *data_text(char *buf, size_t cap, const void *p, size_t n)
 {
     buf[0] = '\0';
-    if (!p || !n || !tracing('D')) return buf;
+    /* device memory is not the CPU's to read */
+    if (!p || !n || !tracing('D') || gasneti_mk_lookup(p, n < 16 ? n : 16)) return buf;
     size_t k = n < 16 ? n : 16, off = (size_t)snprintf(buf, cap, " data=");
     for (size_t i = 0; i < k && off + 3 < cap; i++)
         off += (size_t)snprintf(buf + off, cap - off, "%02x", ((const unsigned char *)p)[i]);
@@ -367,10 +369,16 @@ static void count(char cat, char kind, const char *call, uint64_t v, int peer, i
     pthread_mutex_unlock(&stats_lock);
 }
 
-static void write_stats(FILE *f, const char *why)
+/* Under stats_lock, which gasneti_trace_finish holds to close the file. */
+static void write_stats(const char *why)
 {
     uint64_t t = gasneti_trace_now() - t_start;
     pthread_mutex_lock(&stats_lock);
+    FILE *f = stats_out;
+    if (!f) {
+        pthread_mutex_unlock(&stats_lock);
+        return;
+    }
     fprintf(f, "# GASNet statistics (%s): node %u of %u, pid %ld, %.6f s, mask %s\n", why,
             gasneti_mynode, gasneti_nodes, (long)getpid(), (double)t / 1e9, gasneti_trace_getmask(1));
     for (int i = 0; i < nrows; i++) {
@@ -402,13 +410,13 @@ static void write_stats(FILE *f, const char *why)
             fprintf(f, " %s %llu", peer_names[k], (unsigned long long)peers[p][k]);
         fputc('\n', f);
     }
-    pthread_mutex_unlock(&stats_lock);
     fflush(f);
+    pthread_mutex_unlock(&stats_lock);
 }
 
 void gasneti_stats_dump(int reset)
 {
-    if (stats_out) write_stats(stats_out, "dump");
+    write_stats("dump");
     if (!reset) return;
     pthread_mutex_lock(&stats_lock);
     nrows = 0;
@@ -418,11 +426,11 @@ void gasneti_stats_dump(int reset)
 
 static void stats_note(int force, const char *fmt, va_list ap)
 {
-    if (!stats_out || (!force && !counting('H'))) return;
+    if (!__atomic_load_n(&stats_out, __ATOMIC_RELAXED) || (!force && !counting('H'))) return;
     char line[1024];
     if (vsnprintf(line, sizeof line, fmt, ap) < 0) return;
     pthread_mutex_lock(&stats_lock);
-    fprintf(stats_out, "note %s\n", line);
+    if (stats_out) fprintf(stats_out, "note %s\n", line); /* (finish closes it under the lock) */
     pthread_mutex_unlock(&stats_lock);
 }
 
@@ -545,15 +553,24 @@ void gasneti_trace_attach(void)
                     : gasneti_rma_for && gasneti_rma_for[p] ? gasneti_rma_for[p]->name : "AM");
 }
 
+/* A fatal error: its message ends the trace, and what is buffered is
+ * written (the process aborts next, flushing nothing of its own). */
+void gasneti_trace_fatal(const char *msg)
+{
+    if (!trace_out) return;
+    trace_linef('U', "fatal", "%s", msg);
+    fflush(trace_out);
+}
+
 void gasneti_trace_finish(int code)
 {
     static int done;
     if (__atomic_exchange_n(&done, 1, __ATOMIC_ACQ_REL)) return;
-    if (stats_out) {
-        write_stats(stats_out, "exit");
-        if (stats_out != stdout && stats_out != stderr) fclose(stats_out);
-        stats_out = NULL;
-    }
+    write_stats("exit");
+    pthread_mutex_lock(&stats_lock);
+    if (stats_out && stats_out != stdout && stats_out != stderr) fclose(stats_out);
+    __atomic_store_n(&stats_out, NULL, __ATOMIC_RELAXED);
+    pthread_mutex_unlock(&stats_lock);
     if (trace_out) {
         trace_linef('U', "exit", "code %d", code);
         fflush(trace_out); /* left open: another thread may still write a line */

@@ -52,6 +52,7 @@ void gasneti_trace_time(char cat, const char *call, uint64_t t0);
 void gasneti_trace_init(void);   /* after the environment is known */
 void gasneti_trace_attach(void); /* after attach: the transport's choices (C) */
 void gasneti_trace_finish(int code); /* at exit: stats written, files closed */
+void gasneti_trace_fatal(const char *msg); /* a fatal error: said and flushed */
 int gasneti_trace_hooks_wanted(void);  /* handler runs observed (ammpi hooks) */
 int gasneti_trace_wants_rma(void); /* every put and get must reach the library */
 void gasneti_trace_set_hooks(ammpi_ep_t *ep); /* handler runs (A), where wanted */

@@ -64,11 +64,18 @@ static void give_back(void *unused)
 
 static void make_exit_key(void) { pthread_key_create(&exit_key, give_back); }
 
-/* Takes up to a chunk of the spare list, else a new chunk. */
-void gasnete_tk_refill(void)
+/* Also for a thread that only runs reply handlers: its redeemed slots
+ * return to the spare list when it ends. */
+void gasnete_tk_adopt(void)
 {
     pthread_once(&exit_key_once, make_exit_key);
     pthread_setspecific(exit_key, &mine); /* any non-NULL value: run give_back */
+}
+
+/* Takes up to a chunk of the spare list, else a new chunk. */
+void gasnete_tk_refill(void)
+{
+    gasnete_tk_adopt();
     pthread_mutex_lock(&spare_lock);
     if (spare) {
         uint32_t first = spare, last = spare - 1, n = 1;

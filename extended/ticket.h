@@ -31,6 +31,7 @@ typedef struct {
 extern __thread gasnete_tk_list_t gasnete_tk_mine;
 void gasnete_tk_refill(void);
 void gasnete_tk_spill(void);
+void gasnete_tk_adopt(void); /* a thread's list became non-empty: give it back at thread exit */
 void gasnete_tk_reject(const char *handler, int src, uint32_t slot, uint32_t gen, int kind)
     __attribute__((__noreturn__, __cold__));
 
@@ -78,6 +79,7 @@ static inline gasnete_ticket_t gasnete_ticket_redeem(int32_t hi, int32_t lo, int
     e->next = gasnete_tk_mine.head;
     gasnete_tk_mine.head = slot + 1;
     if (__builtin_expect(++gasnete_tk_mine.count > 2 * GASNETE_TK_CHUNK, 0)) gasnete_tk_spill();
+    else if (__builtin_expect(gasnete_tk_mine.count == 1, 0)) gasnete_tk_adopt();
     return t;
 }
 
