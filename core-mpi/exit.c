@@ -67,8 +67,9 @@
  *       before its own request arrives. So each node waits SETTLE (100 ms)
  *       without polling between its last receive and MPI_Finalize: longer
  *       than the time between the nodes' last receives, which all follow
- *       the last node's notices. Nodes that all share one host skip it:
- *       MPI's shared-memory transports there flush nothing (868 runs of
+ *       the last node's notices. Nodes that all share one host skip it
+ *       unless UCX_TLS is set (settle(), below): MPI's shared-memory
+ *       transports there flush nothing (868 runs of
  *       3- and 4-node exits and finalizes on one host, on a machine
  *       loaded up to 56 runnable processes: none needed the failsafe).
  * Only a node stopped for longer than SETTLE at that moment could still
@@ -241,12 +242,15 @@ static void arm_failsafe(void)
                 strerror(errno));
 }
 
-/* Only between hosts: MPI's shared-memory transports within one host
- * have no flush to stall on, and a job on one host ends 100 ms sooner. */
+/* Only where MPI may talk TCP: between hosts, or on one host where the
+ * client chose UCX's transports (UCX_TLS=tcp,self makes one host's nodes
+ * talk TCP: tests/suite.sh ofi_offnode stalled without SETTLE). Within
+ * one host MPI's shared-memory transports have no flush to stall on, and
+ * a job ends 100 ms sooner. */
 static void settle(void)
 {
     struct timespec t = {0, SETTLE_NS};
-    if (gasneti_hosts > 1) nanosleep(&t, NULL);
+    if (gasneti_hosts > 1 || (gasneti_nodes > 1 && getenv("UCX_TLS"))) nanosleep(&t, NULL);
 }
 
 /* The first thread to get here ends the process; any other thread that

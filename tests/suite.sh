@@ -509,7 +509,7 @@ legacy_mismatch|node 0 of 2: gasnet_getv_nb_bulk: dstlist holds 16 bytes but src
 +wire_outside|node 1 of 2: a VIS put from node 0 names \[0x[0-9a-f]+, \+8\), outside the segment of endpoint 0
 wire_truncated|node 1 of 2: a VIS put from node 0 to endpoint 0 is malformed: a truncated record
 wire_section|node 1 of 2: a VIS put from node 0 names a section spanning \[0x[0-9a-f]+, 0x[0-9a-f]+\), outside the segment of endpoint 0
-wire_reply|node 0 of 2: a VIS get reply from node 1 names 0x[0-9a-f]+, which is not a get of this node
+wire_reply|node 0 of 2: a VIS get's reply from node 1 names ticket 0x[0-9a-f]+ \(slot [0-9]+, generation [0-9]+\), which awaits no reply from it
 CASES
 
 # --- ofi backend (libfabric), in builds that have it. The extended-API
