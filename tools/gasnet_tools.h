@@ -928,6 +928,11 @@ extern int (*gasnett_print_backtrace_ifenabled)(int _fd);
  * off until GASNET_TRACEFILE / GASNET_STATSFILE name an output (design:
  * core-mpi/trace.c, docs/debugging.md). Tools-only code has no tracing
  * library: the macros are no-op expressions there. */
+/* Declared with tracing or without: clients name it (to silence "defined
+ * but not used"), as in the reference's headers. */
+GASNETT_FORMAT_PRINTF(_gasnett_trace_printf_noop, 1, 2,
+                      static inline void _gasnett_trace_printf_noop(const char *_format, ...));
+static inline void _gasnett_trace_printf_noop(const char *_format, ...) { (void)_format; }
 #if defined(_GASNETEX_H)
 /* The categories' bits, by letter (GASNETI_TRACE_BIT('P')), set for the
  * categories this node traces / counts now. */
@@ -971,9 +976,6 @@ extern void gasneti_trace_set_tracelocal(int _v);
 #define GASNETT_TRACE_SET_TRACELOCAL(_v) gasneti_trace_set_tracelocal(_v)
 #define GASNETT_STATS_INIT(callback) 0
 #else
-GASNETT_FORMAT_PRINTF(_gasnett_trace_printf_noop, 1, 2,
-                      static inline void _gasnett_trace_printf_noop(const char *_format, ...));
-static inline void _gasnett_trace_printf_noop(const char *_format, ...) { (void)_format; }
 #define GASNETT_TRACE_SETSOURCELINE(_file, _line) ((void)0)
 #define GASNETT_TRACE_GETSOURCELINE(pfile, pline) ((void)0)
 #define GASNETT_TRACE_FREEZESOURCELINE() ((void)0)
