@@ -13,6 +13,7 @@
  * must arrive. Usage: ammpi_memory [TOTAL] */
 #include "ammpi_test.h"
 #include "internal.h" /* HDR_MAX, the H of the bound */
+#include "proc_status.h"
 
 enum { H_REQ = 1, H_MREQ = 2, H_REP = 3, H_MREP = 4 };
 #define BIG 16384 /* > the default eager size: a separate payload */
@@ -49,12 +50,7 @@ static void on_mrep(ammpi_token_t t, void *buf, size_t n, int32_t i)
 
 static long peak_kib(void)
 {
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    long kib = -1;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "VmHWM: %ld kB", &kib) == 1) break;
-    if (f) fclose(f);
+    long kib = proc_status_kib("VmHWM");
     CHECK(kib > 0, "no VmHWM in /proc/self/status");
     return kib;
 }

@@ -14,6 +14,7 @@
  * Usage: ammpi_unsolicited KIND [COUNT] (default 4000) */
 #include "ammpi_test.h"
 #include "internal.h" /* the wire format, to forge headers */
+#include "proc_status.h"
 
 #define LIMIT (24L << 20)
 static long nerrors;
@@ -31,17 +32,6 @@ static void on_any(ammpi_token_t t, void *buf, size_t n)
 {
     (void)t, (void)buf, (void)n;
     good++;
-}
-
-static long rss_kib(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    long kib = -1;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "VmRSS: %ld", &kib) == 1) break;
-    if (f) fclose(f);
-    return kib;
 }
 
 static void forge(ammpi_ep_t *ep, int kind, uint32_t nbytes, uint16_t credits, int flags,
@@ -63,7 +53,7 @@ int main(int argc, char **argv)
     int me = ammpi_rank(ep);
     ammpi_set_handler(ep, 5, (ammpi_handler_fn)on_any);
     ammpi_set_error_handler(ep, record_error);
-    long before = rss_kib();
+    long before = proc_status_kib("VmRSS");
     MPI_Barrier(MPI_COMM_WORLD);
     int h0 = (int)hdr_len(0);
     if (me == 1) {
@@ -89,7 +79,7 @@ int main(int argc, char **argv)
             if (nerrors + good + waiting >= count) break;
             ammpi_poll_wait(ep, &idle);
         }
-        long grew = rss_kib() - before;
+        long grew = proc_status_kib("VmRSS") - before;
         printf("ammpi_unsolicited %s: %ld forged, %ld rejected, resident memory grew by %ld KiB; "
                "first error: %s\n", kind, count, nerrors, grew, first_error);
         CHECK(grew * 1024L < LIMIT, "resident memory grew by %ld KiB (limit %ld KiB)", grew,

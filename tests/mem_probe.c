@@ -6,6 +6,7 @@
  * tests/mpi_probe.c does the same exchanges in plain MPI; tests/memory_test.sh
  * compares how both grow with the number of ranks. */
 #include "test.h"
+#include "proc_status.h"
 
 enum { H_PING = 200, H_PONG };
 
@@ -22,17 +23,6 @@ static void on_pong(gasnet_token_t t, gasnet_handlerarg_t i)
     pongs++;
 }
 
-static long peak_kib(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    long kib = -1;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "VmHWM: %ld kB", &kib) == 1) break;
-    if (f) fclose(f);
-    return kib;
-}
-
 int main(int argc, char **argv)
 {
     gasnet_handlerentry_t table[] = {{H_PING, (void (*)())on_ping}, {H_PONG, (void (*)())on_pong}};
@@ -42,7 +32,7 @@ int main(int argc, char **argv)
         CHECK_OK(gasnet_AMRequestShort1((me + d) % n, H_PING, (gasnet_handlerarg_t)d));
     GASNET_BLOCKUNTIL(pongs == (int)n - 1);
     BARRIER();
-    long kib = peak_kib();
+    long kib = proc_status_kib("VmHWM");
     CHECK(kib > 0, "no VmHWM in /proc/self/status");
     printf("mem_probe: node %u of %u: hwm %ld kB\n", me, n, kib);
     fflush(stdout);

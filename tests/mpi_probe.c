@@ -7,17 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-static long peak_kib(void)
-{
-    FILE *f = fopen("/proc/self/status", "r");
-    char line[256];
-    long kib = -1;
-    while (f && fgets(line, sizeof line, f))
-        if (sscanf(line, "VmHWM: %ld kB", &kib) == 1) break;
-    if (f) fclose(f);
-    return kib;
-}
+#include "proc_status.h"
 
 int main(int argc, char **argv)
 {
@@ -47,7 +37,7 @@ int main(int argc, char **argv)
         }
     }
     MPI_Barrier(MPI_COMM_WORLD);
-    long kib = peak_kib();
+    long kib = proc_status_kib("VmHWM");
     if (kib <= 0) {
         fprintf(stderr, "mpi_probe: node %d: no VmHWM in /proc/self/status\n", me);
         MPI_Abort(MPI_COMM_WORLD, 1);
