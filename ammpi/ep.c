@@ -243,10 +243,20 @@ int ammpi_open(ammpi_ep_t **out, MPI_Comm parent, const ammpi_config_t *cfg)
         ep_free(ep);
         return AMMPI_ERR_RESOURCE;
     }
-    /* warm the eager pool so steady-state sends never call malloc */
+    /* warm the eager pool so steady-state sends never call malloc: take
+     * D + 4 buffers at once (taking and returning one at a time would
+     * allocate only one), then return them all */
+    void *warm = NULL;
     for (int i = 0; i < ep->cfg.depth + 4; i++) {
-        void *b = pool_get(&ep->ebufs);
-        if (b) pool_put(&ep->ebufs, b);
+        void **b = pool_get(&ep->ebufs);
+        if (!b) break;
+        *b = warm;
+        warm = b;
+    }
+    while (warm) {
+        void *next = *(void **)warm;
+        pool_put(&ep->ebufs, warm);
+        warm = next;
     }
     for (int s = 0; s < ep->nrecv; s++) {
         MPI_Recv_init(ep->recv_mem + (size_t)s * ep->bufsize, (int)ep->bufsize, MPI_BYTE,
