@@ -110,13 +110,15 @@ s() {
     shift
     if [ "$1" = -T ]; then limit=$2; shift 2; fi
     [ "$1" = -- ] && shift
-    local log="$B/logs/$name.log" rc
+    local log="$B/logs/$name.log" rc start end
     mkdir -p "$B/logs"
+    start=$(date +%s)
     timeout -k 5 "$limit" "$@" > "$log" 2>&1 < /dev/null
     rc=$?
+    end=$(date +%s)
     if [ $rc -eq 0 ]; then
         passed=$((passed + 1))
-        printf 'PASS [%s] %s\n' "$FLAVOR" "$name"
+        printf 'PASS [%s] %s (%ss)\n' "$FLAVOR" "$name" "$((end - start))"
     else
         failed=$((failed + 1))
         failures+=("[$FLAVOR] $name: exit status $rc")
