@@ -5,13 +5,21 @@ their sizes, where the time of waits, barriers and collectives went
 (min/mean/max over every call, and the node that waited longest), the
 busiest pairs of nodes, and the other events.
 
-    scripts/stats-summary.py FILE...        (e.g. stats.*)
+    scripts/stats-summary.py [--plot OUT.png] FILE...   (e.g. stats.*)
+
+--plot also draws, with gnuplot, two panels: the bytes each node sent
+each other node (puts and AM payloads; gets counted for the node that
+fetched) as a matrix, and each node's time in waits, barriers,
+collectives and locks.
 
 Each file's last block (the one written at exit, or the last
 GASNETT_STATS_DUMP) counts; a block starts with a "# GASNet statistics"
 line. Exits non-zero when no file holds a block."""
+import os
 import re
+import subprocess
 import sys
+import tempfile
 from collections import defaultdict
 
 HEADER = re.compile(r"^# GASNet statistics \((\w+)\): node (\d+) of (\d+)")
@@ -40,9 +48,60 @@ def size_text(hist):
     return " ".join(f"{lo}:{c}" for lo, c in sorted(hist.items()))
 
 
-def main(paths):
+WAIT_NAMES = [("S", "syncs"), ("B", "barriers"), ("W", "collectives"), ("L", "locks")]
+
+
+def plot(out, nodes, pairs, waited):
+    """Draws the traffic matrix and the waits per node into out (PNG)."""
+    ids = sorted(set(waited) | {p[0] for p in pairs} | {p[1] for p in pairs})
+    n = max(ids) + 1 if ids else nodes
+    matrix = [[0] * n for _ in range(n)]
+    for src, dst, f in pairs:
+        if 0 <= src < n and 0 <= dst < n:
+            matrix[src][dst] += f["put_bytes"] + f["get_bytes"] + f["am_bytes"]
+    with tempfile.TemporaryDirectory() as tmp:
+        mat, bars = os.path.join(tmp, "matrix"), os.path.join(tmp, "waits")
+        with open(mat, "w") as f:
+            for row in matrix:
+                f.write(" ".join(str(v) for v in row) + "\n")
+        with open(bars, "w") as f:
+            f.write("node " + " ".join(name for _, name in WAIT_NAMES) + "\n")
+            for node in range(n):
+                f.write(f"{node} " + " ".join(f"{waited[node][c] / 1e6:.3f}" for c, _ in WAIT_NAMES) + "\n")
+        script = f"""
+set terminal pngcairo size 1200,520 font ',10'
+set output '{out}'
+set multiplot layout 1,2 title 'GASNet statistics of {nodes} node(s)'
+set title 'Bytes sent from node (row) to node (column): puts, AM payloads, gets'
+set xlabel 'to node'; set ylabel 'from node'
+set xrange [-0.5:{n - 0.5}]; set yrange [{n - 0.5}:-0.5]
+set xtics 0,{max(1, n // 16)}; set ytics 0,{max(1, n // 16)}
+set cblabel 'bytes'; set palette defined (0 'white', 1 '#9ecae1', 2 '#08519c')
+plot '{mat}' matrix with image notitle
+unset xrange; unset yrange; unset cblabel
+set title 'Time each node spent waiting (ms)'
+set xlabel 'node'; set ylabel 'ms'; set yrange [0:*]
+set style data histograms; set style histogram rowstacked; set style fill solid 0.8 border -1
+set boxwidth 0.7; set key outside right top vertical
+set xtics 0,{max(1, n // 16)}
+plot for [i=2:{len(WAIT_NAMES) + 1}] '{bars}' using i:xtic(1) title columnheader(i)
+unset multiplot
+"""
+        try:
+            subprocess.run(["gnuplot"], input=script, text=True, check=True, capture_output=True)
+        except FileNotFoundError:
+            print("stats-summary: --plot needs gnuplot (package gnuplot-nox)", file=sys.stderr)
+            return 1
+        except subprocess.CalledProcessError as e:
+            print("stats-summary: gnuplot failed: " + e.stderr.strip(), file=sys.stderr)
+            return 1
+    return 0
+
+
+def main(paths, plot_to=None):
     sizes = defaultdict(lambda: {"count": 0, "bytes": 0, "min": None, "max": 0, "hist": defaultdict(int)})
     times = defaultdict(lambda: {"count": 0, "total": 0, "min": None, "max": 0, "worst": (0, None)})
+    waited = defaultdict(lambda: defaultdict(int))  # node -> category -> ns
     counts = defaultdict(int)
     pairs = []
     notes = []
@@ -76,6 +135,7 @@ def main(paths):
                 t["max"] = max(t["max"], f["max_ns"])
                 if f["total_ns"] > t["worst"][0]:
                     t["worst"] = (f["total_ns"], node)
+                waited[node][cat] += f["total_ns"]
             elif kind == "count":
                 counts[(rest[0], rest[1])] += fields(rest[2:])["count"]
             elif kind == "peer":
@@ -113,11 +173,14 @@ def main(paths):
         print()
     for node, text in notes:
         print(f"note from node {node}: {text}")
-    return 0
+    return plot(plot_to, nodes, pairs, waited) if plot_to else 0
 
 
 if __name__ == "__main__":
-    if len(sys.argv) < 2:
+    args, plot_to = sys.argv[1:], None
+    if args[:1] == ["--plot"] and len(args) >= 2:
+        plot_to, args = args[1], args[2:]
+    if not args:
         print(__doc__, file=sys.stderr)
         sys.exit(2)
-    sys.exit(main(sys.argv[1:]))
+    sys.exit(main(args, plot_to))

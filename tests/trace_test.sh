@@ -89,6 +89,15 @@ if scripts/stats-summary.py "$dir"/s.* > "$dir/summary" 2>&1; then
 else
     bad "stats-summary.py failed: $(cat "$dir/summary")"
 fi
+# --plot draws a PNG (gnuplot comes with make check's packages)
+if command -v gnuplot >/dev/null; then
+    if scripts/stats-summary.py --plot "$dir/stats.png" "$dir"/s.* > /dev/null 2> "$dir/plot.err"; then
+        [ "$(head -c 8 "$dir/stats.png" | od -An -tx1 | tr -d ' ')" = 89504e470d0a1a0a ] &&
+            [ "$(stat -c %s "$dir/stats.png")" -gt 4096 ] || bad "stats-summary.py --plot wrote no PNG"
+    else
+        bad "stats-summary.py --plot failed: $(cat "$dir/plot.err")"
+    fi
+fi
 
 # 2. GASNET_TRACENODES and STATSNODES select nodes
 for sel in "1:1" "0,2:0 2" "1-2:1 2" "*:0 1 2"; do
