@@ -483,7 +483,10 @@ void gasneti_trace_am(const char *call, const ammpi_msg_t *m, unsigned peer, uns
                     m->handler, m->nbytes, m->dest_addr, m->nargs, flags,
                     data_text(data, sizeof data, m->src, m->nbytes));
     }
-    if (counting('A')) count('A', 's', call, m->nbytes, (int)peer, PEER_AMS);
+    /* the library's own AMs (extended/putget.c) count under their own
+     * name, not in the per-peer table of the client's traffic */
+    int client = strncmp(call, "library ", 8) != 0;
+    if (counting('A')) count('A', 's', call, m->nbytes, client ? (int)peer : -1, PEER_AMS);
 }
 
 void gasneti_trace_event(char cat, const char *call, const char *fmt, ...)

@@ -85,6 +85,7 @@ void gasnete_am_request(gasneti_tm_t tm, gex_EP_Location_t loc, int category, in
     ammpi_msg_t m = {category, (int)loc.gex_rank, loc.gex_ep_index, tm->ep->index, handler, src, n,
                      dest_addr, nargs, args, 0, lc};
     gasnete_pack_flush(); /* puts and gets this thread issued earlier go first */
+    GASNETI_TRACE_AM("library AM Request", &m, loc.gex_rank, 0);
     must(gasnetc_request(&m), "request");
 }
 
@@ -97,6 +98,11 @@ void gasnete_am_reply(ammpi_token_t tok, int category, int handler, const void *
     for (int i = 0; i < nargs; i++) args[i] = va_arg(ap, int32_t);
     va_end(ap);
     ammpi_msg_t m = {category, 0, 0, 0, handler, src, n, dest_addr, nargs, args, 0, NULL};
+    if (GASNETI_TS_ON('A')) {
+        ammpi_token_info_t ti;
+        ammpi_token_info(tok, &ti);
+        GASNETI_TRACE_AM("library AM Reply", &m, (unsigned)ti.src, 0);
+    }
     must(ammpi_reply(tok, &m), "reply");
 }
 

@@ -147,6 +147,9 @@ run 2 GASNET_TRACEFILE="$dir/t.%" GASNET_TRACELOCAL=no GASNET_RMA=am -- $probe
 [ $rc -eq 0 ] || bad "TRACELOCAL=no over AM: exit status $rc"
 has "$dir/t.0" " P gex_RMA_PutBlocking peer 1 bytes 8 " "TRACELOCAL=no, RMA over AM"
 lacks "$dir/t.0" " P gex_RMA_PutBlocking peer 0 " "TRACELOCAL=no, put to itself"
+# the library's own AMs (a put over the AM path is one) are traced too
+has "$dir/t.0" " A library AM Request request (Short|Medium|Long) peer 1 handler [0-9]+ bytes [0-9]+ " "library AM request"
+has "$dir/t.1" " A library AM Reply reply (Short|Medium|Long) peer 0 handler [0-9]+ " "library AM reply"
 
 # 6. bad values: the job fails, the message names the variable and value
 for case in "GASNET_TRACEMASK=PQ" "GASNET_TRACEMASK=p" "GASNET_STATSMASK=^x" "GASNET_TRACENODES=1-x" \
