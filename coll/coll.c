@@ -18,6 +18,8 @@ typedef struct letter {
     uint32_t sig;
     gex_Rank_t src;
     int dest_ep; /* the member it is for: a process may hold several of one team */
+    int from;    /* the sender's job rank */
+    int early;   /* its team was unknown here when it came (counted in early_bytes) */
     size_t off; /* of a piece in its payload */
     size_t len;
     char data[];
@@ -43,6 +45,32 @@ static letter_t *kept; /* under lock */
 static int nkept;
 
 static int reusable(size_t len) { return len > LETTER_SMALL && len <= GASNETE_COLL_PIECE; }
+
+/* EARLY LETTERS. A letter for a team this node does not know is kept: a
+ * member may start using a team a little before this node has finished
+ * creating it. Not without bound, though: what each sender holds here in
+ * such letters is counted (early_bytes, by job rank) and may not pass
+ * GASNET_COLL_EARLY_MAX (default 256 MiB), whatever a faulty or hostile
+ * peer sends. The teams this node knows are those with collectives
+ * (gasnete_coll_team_init to _fini), with a count per id: a process may
+ * hold several members of one team. All under lock. */
+typedef struct {
+    uint64_t id;
+    int refs;
+} known_t;
+static known_t *known;
+static int nknown, known_cap;
+static uint64_t *early_bytes;
+static uint64_t early_max = (uint64_t)256 << 20;
+
+static known_t *known_find(uint64_t id)
+{
+    for (int i = 0; i < nknown; i++)
+        if (known[i].id == id) return &known[i];
+    return NULL;
+}
+
+static uint64_t letter_cost(const letter_t *l) { return sizeof *l + l->len; }
 
 static letter_t *letter_new(size_t len)
 {
@@ -92,11 +120,26 @@ static void coll_h(ammpi_token_t tok, void *buf, size_t len, int32_t id_hi, int3
     l->src = (gex_Rank_t)src;
     l->off = (size_t)GASNETE_U64(off_hi, off_lo);
     l->len = len;
+    l->from = ti.src;
     memcpy(l->data, buf, len);
+    uint64_t held = 0;
     pthread_mutex_lock(&lock);
+    l->early = !known_find(l->team);
+    if (l->early) {
+        if (!early_bytes) early_bytes = calloc(gasneti_nodes, sizeof *early_bytes);
+        if (!early_bytes) gasneti_fatalerror("collectives: out of memory");
+        held = early_bytes[l->from] += letter_cost(l);
+    }
     *mailbox_tail = l;
     mailbox_tail = &l->next;
     pthread_mutex_unlock(&lock);
+    if (held > early_max)
+        gasneti_fatalerror("collectives: node %d has sent %llu bytes of collective messages for "
+                           "teams this node does not know (the last for team %llx), more than "
+                           "GASNET_COLL_EARLY_MAX=%llu: every member must create a team before "
+                           "using it, and the limit allows for one that starts a little early",
+                           l->from, (unsigned long long)held, (unsigned long long)l->team,
+                           (unsigned long long)early_max);
 }
 
 void gasnete_coll_send_piece(const gasnete_coll_op_t *op, int tag, gex_Rank_t rank,
@@ -368,6 +411,25 @@ void gasnete_coll_team_init(gasneti_tm_t tm)
 {
     tm->coll = calloc(1, sizeof *tm->coll);
     if (!tm->coll) gasneti_fatalerror("out of memory for a team");
+    pthread_mutex_lock(&lock);
+    known_t *k = known_find(tm->id);
+    if (!k) {
+        if (nknown == known_cap) {
+            known_cap = known_cap ? 2 * known_cap : 16;
+            known = realloc(known, (size_t)known_cap * sizeof *known);
+            if (!known) gasneti_fatalerror("out of memory for a team");
+        }
+        k = &known[nknown++];
+        *k = (known_t){tm->id, 0};
+        /* the letters that came early for it count no more */
+        for (letter_t *l = mailbox; l; l = l->next)
+            if (l->early && l->team == tm->id) {
+                l->early = 0;
+                early_bytes[l->from] -= letter_cost(l);
+            }
+    }
+    k->refs++;
+    pthread_mutex_unlock(&lock);
 }
 
 void gasnete_coll_team_fini(gasneti_tm_t tm)
@@ -375,10 +437,16 @@ void gasnete_coll_team_fini(gasneti_tm_t tm)
     gasnete_coll_shm_fini(tm);
     free(tm->coll);
     tm->coll = NULL;
+    pthread_mutex_lock(&lock);
+    known_t *k = known_find(tm->id);
+    if (k && --k->refs == 0) *k = known[--nknown];
+    pthread_mutex_unlock(&lock);
 }
 
 void gasnete_coll_init(void)
 {
+    early_max = (uint64_t)gasneti_getenv_size("GASNET_COLL_EARLY_MAX", (int64_t)early_max, 65536,
+                                              INT64_MAX);
     gasnete_coll_team_init(gasneti_tm0);
     gasnete_coll_legacy_init(gasneti_tm0);
     gasneti_progress_register(coll_progress);

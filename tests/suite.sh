@@ -73,6 +73,16 @@ t ex_forge_reply_other_node 3 "${FR[@]}" -g "node 0 of 3: a get's Medium reply f
     -- $B/tests/seq/ex_forge_reply other_node
 t ex_forge_reply_kind 3 "${FR[@]}" -g "node 0 of 3: an atomic's done reply from node 1 $TICKET0: it awaits a get's data" \
     -- $B/tests/seq/ex_forge_reply kind
+# collective messages for a team no node creates, forged by a peer
+# (tests/ex_forge_coll.c): kept up to GASNET_COLL_EARLY_MAX per sender (a
+# team may be created here a little after a peer starts using it), then
+# fatal, naming the sender, the team and the limit; over the shm rings and
+# over MPI
+EARLY='node 0 of 2: collectives: node 1 has sent [0-9]+ bytes of collective messages for teams this node does not know \(the last for team 1deadbeef\), more than GASNET_COLL_EARLY_MAX=1048576'
+t ex_forge_coll_flood 2 -e GASNET_COLL_EARLY_MAX=1M -x nonzero -g "$EARLY" -- $B/tests/seq/ex_forge_coll flood
+t ex_forge_coll_flood_mpi 2 -e GASNET_COLL_EARLY_MAX=1M -e GASNET_SHM_AM=no -x nonzero -g "$EARLY" \
+    -- $B/tests/seq/ex_forge_coll flood
+t ex_forge_coll_within 2 -e GASNET_COLL_EARLY_MAX=1M -g 'ex_forge_coll: ok' -- $B/tests/seq/ex_forge_coll within
 # a peer's separate payloads run in the order their headers came
 t ammpi_payload_order 2 -g 'ammpi_payload_order: ok' -- $B/tests/ammpi_payload_order $((20 / SCALE + 2))
 
