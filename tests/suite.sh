@@ -83,6 +83,13 @@ t ex_forge_coll_flood 2 -e GASNET_COLL_EARLY_MAX=1M -x nonzero -g "$EARLY" -- $B
 t ex_forge_coll_flood_mpi 2 -e GASNET_COLL_EARLY_MAX=1M -e GASNET_SHM_AM=no -x nonzero -g "$EARLY" \
     -- $B/tests/seq/ex_forge_coll flood
 t ex_forge_coll_within 2 -e GASNET_COLL_EARLY_MAX=1M -g 'ex_forge_coll: ok' -- $B/tests/seq/ex_forge_coll within
+# a stopped neighbour holds back only its own replies: node 2 stops with
+# replies to it filling its ring, and node 0's round trips with node 1
+# still complete (tests/stop_neighbour.c)
+for n in 3 4; do
+    t stop_neighbour $n -T 30 -g 'node 0: 100 round trips with node 1 while node 2 was stopped' \
+        -g 'node 2: 64 replies intact' -- $B/tests/seq/stop_neighbour
+done
 # a peer's separate payloads run in the order their headers came
 t ammpi_payload_order 2 -g 'ammpi_payload_order: ok' -- $B/tests/ammpi_payload_order $((20 / SCALE + 2))
 
