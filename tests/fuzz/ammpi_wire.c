@@ -13,7 +13,12 @@
  * Input: mode (bit 0: through a channel; bits 1-3: requests outstanding to
  * the sender, which bounds the credits a message may return; bits 4-6:
  * requests already received from it), then a 16-bit header length, the
- * header message, and the separate payload. */
+ * header message, and the separate payload. With mode bit 7, a sequence
+ * of up to SEQ_MAX messages from the same state instead (a flood of
+ * replies, credits spent and returned across messages, a payload longer
+ * or shorter than its header announced): each a byte (bit 0: through a
+ * channel), a 16-bit header length, the header message, a 16-bit payload
+ * length and the payload. */
 #include "fuzz.h"
 #include "internal.h"
 
@@ -175,22 +180,45 @@ static void over_channel(const uint8_t *msg, size_t len)
     }
 }
 
+/* One message, through a channel or over MPI (header, then payload). */
+static void one(int channel, const uint8_t *hdr, size_t hlen, const uint8_t *payload, size_t plen)
+{
+    /* the sender is this process: a request over MPI is one more
+     * outstanding, which its reply or credit message returns */
+    if (!channel && hlen && !(hdr[0] & K_REPLY) && hdr[0] != K_CREDIT && ep->credits[0])
+        ep->credits[0]--;
+    if (channel) over_channel(hdr, hlen);
+    else over_mpi(hdr, hlen, payload, plen);
+}
+
+#define SEQ_MAX 32
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fuzz_in_t in = {data, size};
     unsigned mode = (unsigned)fuzz_take(&in, 1);
-    size_t hlen = (size_t)fuzz_take(&in, 2);
-    if (hlen > in.left) hlen = in.left;
     /* the state a sender's messages are judged against */
     int cpp = ep->cfg.credits_pp;
     int outstanding = (int)((mode >> 1) & 7) % (cpp + 1), received = (int)((mode >> 4) & 7) % (cpp + 1);
     ep->credits[0] = (uint16_t)(cpp - outstanding);
     ep->incoming[0] = (uint16_t)received;
-    /* the sender is this process: a request over MPI is one more
-     * outstanding, which its reply or credit message returns */
-    if (!(mode & 1) && hlen && !(in.p[0] & K_REPLY) && in.p[0] != K_CREDIT && ep->credits[0])
-        ep->credits[0]--;
-    if (mode & 1) over_channel(in.p, hlen);
-    else over_mpi(in.p, hlen, in.p + hlen, in.left - hlen);
+    if (!(mode & 0x80)) {
+        size_t hlen = (size_t)fuzz_take(&in, 2);
+        if (hlen > in.left) hlen = in.left;
+        one(mode & 1, in.p, hlen, in.p + hlen, in.left - hlen);
+        return 0;
+    }
+    for (int i = 0; i < SEQ_MAX && in.left; i++) {
+        int channel = (int)fuzz_take(&in, 1) & 1;
+        size_t hlen = (size_t)fuzz_take(&in, 2);
+        if (hlen > in.left) hlen = in.left;
+        const uint8_t *hdr = in.p;
+        in.p += hlen;
+        in.left -= hlen;
+        size_t plen = (size_t)fuzz_take(&in, 2);
+        if (plen > in.left) plen = in.left;
+        one(channel, hdr, hlen, in.p, plen);
+        in.p += plen;
+        in.left -= plen;
+    }
     return 0;
 }

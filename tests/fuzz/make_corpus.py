@@ -32,6 +32,11 @@ def ammpi_wire():
     def mpi(msg, payload=b'', outstanding=0, received=0, channel=0):
         mode = channel | outstanding << 1 | received << 4
         return struct.pack('<BH', mode, len(msg)) + msg + payload
+    def seq(msgs, outstanding=0, received=0):
+        out = struct.pack('<B', 0x80 | outstanding << 1 | received << 4)
+        for channel, msg, payload in msgs:
+            out += struct.pack('<BH', channel, len(msg)) + msg + struct.pack('<H', len(payload)) + payload
+        return out
     body = bytes(range(256)) * 4
     return {
         'short': mpi(hdr(K_SHORT, 2, (7, 8))),
@@ -45,6 +50,14 @@ def ammpi_wire():
         'channel-short': mpi(hdr(K_SHORT, 2, (7, 8)), channel=1),
         'channel-medium': mpi(hdr(K_MEDIUM, 4, (1,), 20) + body[:20], channel=1),
         'channel-inplace': mpi(hdr(K_LONG, 1, (), 64, F_INPLACE, ep=1, dest=SEG1), channel=1),
+        # sequences (mode bit 7): 8 replies returning a credit each, 2 outstanding
+        'seq-reply-flood': seq([(0, hdr(K_SHORT | K_REPLY, 3, (1,), credits=1), b'')] * 8, outstanding=2),
+        'seq-requests-credit': seq([(0, hdr(K_SHORT, 2, (7, 8)), b'')] * 4
+                                   + [(0, hdr(K_CREDIT, 0, (), credits=4), b'')]),
+        'seq-payload-longer': seq([(0, hdr(K_MEDIUM, 1, (1,), 300, F_SEPARATE, tag=5), body[:400]),
+                                   (1, hdr(K_MEDIUM, 4, (1,), 10) + body[:30], b'')]),
+        'seq-payload-shorter': seq([(0, hdr(K_LONG, 1, (), 1000, F_SEPARATE, tag=6, dest=SEG0), body[:10]),
+                                    (0, hdr(K_SHORT, 2, (7, 8)), b'')]),
     }
 
 
