@@ -144,6 +144,11 @@ typedef struct {
     int started;
 } gasnete_coll_bcast_t;
 int gasnete_coll_bcast_step(gasnete_coll_op_t *op, gasnete_coll_bcast_t *b, int tag);
+/* The same broadcast on the shared-memory path, collective number n (1
+ * when this member is done), once _prepare has said the path can take it
+ * (and set op up for it; the caller then sets op->shm_run). */
+int gasnete_coll_bcast_shm(gasnete_coll_op_t *op, uint64_t n, gasnete_coll_bcast_t *b);
+int gasnete_coll_bcast_shm_prepare(gasnete_coll_op_t *op, const gasnete_coll_bcast_t *b);
 
 /* The shared-memory path (shm.c). A creator sets an operation's shm_run
  * (and shm_data, shm_len) where it can run that way; it is used when the

@@ -9,9 +9,12 @@
  * after it has entered, and writes what it receives, from the mailbox,
  * only while it is inside the operation), and so NOSYNC too.
  *
- * Broadcast is the EX broadcast's binomial tree. Scatter, gather,
- * gather_all and exchange send each block straight to its member (to
- * rank + 1, + 2, ... in turn, which spreads the load), as pieces.
+ * Broadcast is the EX broadcast's binomial tree, or, where the team has
+ * the shared-memory path (coll/shm.c), the EX broadcast's way through it
+ * (the root's slot, or the stages above 1976 bytes), between the same
+ * barriers. Scatter, gather, gather_all and exchange send each block
+ * straight to its member (to rank + 1, + 2, ... in turn, which spreads the
+ * load), as pieces.
  */
 #include "coll.h"
 
@@ -139,6 +142,27 @@ static int legacy_progress(gasnete_coll_op_t *op)
     }
 }
 
+/* A broadcast on the shared-memory path: entering is this member's call,
+ * so IN_ALLSYNC waits for every member to have entered. */
+static int legacy_bcast_shm(gasnete_coll_op_t *op, uint64_t n)
+{
+    legacy_t *x = op->state;
+    switch (x->phase) {
+    case 0:
+        if (x->flags & GASNET_COLL_IN_ALLSYNC)
+            for (gex_Rank_t r = 0; r < op->tm->size; r++)
+                if (!gasnete_coll_shm_entered(op, r, n)) return 0;
+        x->phase = 1;
+        /* fall through */
+    case 1:
+        if (!gasnete_coll_bcast_shm(op, n, &x->b)) return 0;
+        x->phase = 2;
+        /* fall through */
+    default:
+        return !(x->flags & GASNET_COLL_OUT_ALLSYNC) || gasnete_coll_barrier_step(op, TAG_OUT, &x->bstep);
+    }
+}
+
 static void check_flags(const char *call, int flags)
 {
     const int known = GASNET_COLL_SYNC_FLAG_MASK | GASNET_COLL_LOCAL |
@@ -205,6 +229,7 @@ static gex_Event_t legacy_nb(int kind, gasnet_team_handle_t team, gasnet_image_t
     gasnete_coll_op_t *op = gasnete_coll_op_new(tm, legacy_progress, x, call);
     gasnete_coll_sign(op, x->root);
     gasnete_coll_sign(op, nbytes);
+    if (kind == BROADCAST && gasnete_coll_bcast_shm_prepare(op, &x->b)) op->shm_run = legacy_bcast_shm;
     return gasnete_coll_start_nb(op);
 }
 

@@ -19,7 +19,7 @@
  *
  * Payloads up to a slot of the shared-memory path (shm.c) take it where
  * the team has it: bcast_shm and reduce_shm; larger ones its stages where
- * the team has those (bcast_staged, reduce_staged: chunks pipelined
+ * the team has those (gasnete_coll_bcast_shm, reduce_staged: chunks pipelined
  * through each member's ring, shm.c).
  */
 #include "coll.h"
@@ -69,10 +69,12 @@ static int bcast_progress(gasnete_coll_op_t *op)
     return gasnete_coll_bcast_step(op, op->state, 0);
 }
 
-/* On the shared-memory path (shm.c): the root posted the payload. */
-static int bcast_shm(gasnete_coll_op_t *op, uint64_t n)
+/* On the shared-memory path (shm.c): up to a slot, the root posted the
+ * payload with its entry; above, it goes through the stages. */
+int gasnete_coll_bcast_shm(gasnete_coll_op_t *op, uint64_t n, gasnete_coll_bcast_t *b)
 {
-    gasnete_coll_bcast_t *b = op->state;
+    if (b->nbytes > GASNETE_COLL_SHM_SLOT)
+        return gasnete_coll_shm_bcast_staged(op, n, b->root, b->dst, b->src, b->nbytes);
     if (op->tm->rank == b->root) {
         if (b->nbytes && b->dst != b->src) memcpy(b->dst, b->src, b->nbytes);
         return 1;
@@ -82,11 +84,21 @@ static int bcast_shm(gasnete_coll_op_t *op, uint64_t n)
     return 1;
 }
 
-/* Above a slot, through the stages (shm.c). */
-static int bcast_staged(gasnete_coll_op_t *op, uint64_t n)
+int gasnete_coll_bcast_shm_prepare(gasnete_coll_op_t *op, const gasnete_coll_bcast_t *b)
 {
-    gasnete_coll_bcast_t *b = op->state;
-    return gasnete_coll_shm_bcast_staged(op, n, b->root, b->dst, b->src, b->nbytes);
+    if (b->nbytes > GASNETE_COLL_SHM_SLOT) {
+        if (!gasnete_coll_shm_staged(op->tm)) return 0;
+        op->shm_staged = 1;
+    } else if (op->tm->rank == b->root) {
+        op->shm_data = b->src;
+        op->shm_len = b->nbytes;
+    }
+    return 1;
+}
+
+static int bcast_shm(gasnete_coll_op_t *op, uint64_t n)
+{
+    return gasnete_coll_bcast_shm(op, n, op->state);
 }
 
 gex_Event_t gex_Coll_BroadcastNB(gex_TM_t tm, gex_Rank_t root, void *dst, const void *src,
@@ -105,16 +117,7 @@ gex_Event_t gex_Coll_BroadcastNB(gex_TM_t tm, gex_Rank_t root, void *dst, const 
     gasnete_coll_op_t *op = gasnete_coll_op_new(t, bcast_progress, b, call);
     gasnete_coll_sign(op, root);
     gasnete_coll_sign(op, nbytes);
-    if (nbytes <= GASNETE_COLL_SHM_SLOT) {
-        op->shm_run = bcast_shm;
-        if (t->rank == root) {
-            op->shm_data = src;
-            op->shm_len = nbytes;
-        }
-    } else if (gasnete_coll_shm_staged(t)) {
-        op->shm_run = bcast_staged;
-        op->shm_staged = 1;
-    }
+    if (gasnete_coll_bcast_shm_prepare(op, b)) op->shm_run = bcast_shm;
     return gasnete_coll_start_nb(op);
 }
 
