@@ -1,6 +1,8 @@
 /* Choosing the RMA backend for each peer (see rma.h).
  *
- * GASNET_RMA=auto (default) tries shm, then verbs, then ofi; a single name
+ * GASNET_RMA=auto (default) tries shm, then verbs, then ofi (not over a
+ * provider that emulates RMA over sockets, unless FI_PROVIDER names it:
+ * ofi.c, PROVIDERS); a single name
  * (shm, ofi, verbs) tries only that one; am uses the AM path for every
  * peer. A backend that cannot run says why (node 0, or every node under
  * GASNET_VERBOSEENV) and its peers fall back to the AM path; with
@@ -16,6 +18,7 @@
 #include <strings.h>
 
 const gasneti_rma_t **gasneti_rma_for;
+int gasneti_rma_auto;
 gasneti_pshm_t *gasneti_pshm;
 const gasneti_pshm_t *gasneti_pshm_fast;
 /* While gasneti_rma_force_am is on: the backends chosen at attach, and the
@@ -123,7 +126,8 @@ void gasneti_rma_attach(void)
     int strict = gasneti_getenv_yesno("GASNET_RMA_STRICT", 0);
     const char *order[3];
     int norder = 0;
-    if (!strcasecmp(want, "auto")) {
+    gasneti_rma_auto = !strcasecmp(want, "auto");
+    if (gasneti_rma_auto) {
         order[norder++] = "shm";
         order[norder++] = "verbs";
         order[norder++] = "ofi";

@@ -75,6 +75,8 @@ typedef struct gasneti_rma {
 
 /* The backend that serves each node, or NULL for the AM path (rma.c). */
 extern const gasneti_rma_t **gasneti_rma_for;
+/* GASNET_RMA=auto: a backend may decline a stack the AM path beats (ofi.c). */
+extern int gasneti_rma_auto;
 
 /* Created endpoints' segments over the network backends (seed 003).
  * When a segment is published, its owner registers it with each network

@@ -583,18 +583,27 @@ if grep -q GASNETI_HAVE_OFI "$B/include/gasnet_config.h"; then
         -g 'FATAL ERROR: node [01] of 2: GASNET_RMA=ofi with GASNET_RMA_STRICT=yes, but the backend serves 0 of 1 peers: fi_getinfo found no provider with FI_RMA for FI_PROVIDER=nonexistent' \
         -- $B/tests/seq/ext_putget 4096
     # Off-node realism: no two nodes share memory (one per shared-memory
-    # group, MPI over TCP), so the default choice must serve every peer by
-    # ofi, end to end. It also checks the exit over UCX's TCP transport,
-    # where a careless MPI_Finalize stalls (core-mpi/exit.c): the job must
-    # end well before the failsafe, and without its message.
+    # group, MPI over TCP). The default choice with FI_PROVIDER naming
+    # tcp;ofi_rxm must serve every peer by ofi, end to end; without
+    # FI_PROVIDER it leaves them to AMs (ofi.c, PROVIDERS: no provider here
+    # but emulations over sockets and shm). It also checks the exit over
+    # UCX's TCP transport, where a careless MPI_Finalize stalls
+    # (core-mpi/exit.c): the job must end well before the failsafe, and
+    # without its message.
     modes=(seq par)
     [ $FULL = 1 ] || modes=(seq)
     [ "$FLAVOR" = debug ] && modes=()
     for m in "${modes[@]}"; do
-        t ofi_offnode_$m 3 -e GASNET_RMA=auto -e GASNET_SUPERNODE_MAXSIZE=1 -e UCX_TLS=tcp,self \
-            -e GASNET_VERBOSEENV=1 -G 'forcing it' -g 'node 2: RMA backend shm not used: no other node shares memory' \
+        t ofi_offnode_$m 3 -e GASNET_RMA=auto -e 'FI_PROVIDER=tcp;ofi_rxm' -e GASNET_SUPERNODE_MAXSIZE=1 \
+            -e UCX_TLS=tcp,self -e GASNET_VERBOSEENV=1 -G 'forcing it' \
+            -g 'node 2: RMA backend shm not used: no other node shares memory' \
             -g 'node 2: RMA backend ofi serves 2 peers$' -- $B/tests/$m/ext_putget $((FULL ? 1048577 : 65001))
     done
+    [ "$FLAVOR" = debug ] ||
+        t ofi_offnode_auto 3 -e GASNET_RMA=auto -e GASNET_SUPERNODE_MAXSIZE=1 -e UCX_TLS=tcp,self \
+            -e GASNET_VERBOSEENV=1 -G 'forcing it' -G 'RMA backend ofi serves' \
+            -g 'node 2: RMA backend ofi not used: GASNET_RMA=auto leaves these peers to AMs: every provider here emulates RMA over sockets or reaches only this host .*tcp;ofi_rxm' \
+            -- $B/tests/seq/ext_putget 65001
 fi
 
 # --- ranks on separate hosts, on one machine: each in its own network,

@@ -46,7 +46,7 @@ for ((round = 1; round <= N; round++)); do
     failed_before=$failed round_forced=0
     : > "$out"
     for m in seq par; do
-        t ofi_offnode_$m 3 "${E[@]}" -e GASNET_RMA=auto -e GASNET_SUPERNODE_MAXSIZE=1 -e UCX_TLS=tcp,self \
+        t ofi_offnode_$m 3 "${E[@]}" -e GASNET_RMA=auto -e 'FI_PROVIDER=tcp;ofi_rxm' -e GASNET_SUPERNODE_MAXSIZE=1 -e UCX_TLS=tcp,self \
             -g 'node 2: RMA backend shm not used: no other node shares memory' -g 'node 2: RMA backend ofi serves 2 peers$' \
             -- $B/tests/$m/ext_putget 65001 >> "$out"
         r "ofi_offnode_$m n=3"

@@ -24,19 +24,28 @@ V=(-e GASNET_VERBOSEENV=1)
 UCX_TCP=(-e UCX_LOG_LEVEL=info -g 'UCX +INFO +ep_cfg\[[0-9]+\]: tag\(tcp/eth0\)'
          -G 'ep_cfg\[[0-9]+\]: tag\((cma|posix|sysv|xpmem|knem)/')
 
-# --- extended API: the default path choice, then the AM path
-# (ofi serves the other hosts in builds with libfabric, over the bridge;
-# the AM path without)
-OFI3=() OFI4=()
+# --- extended API: the default path choice, then ofi named, then the AM
+# path. By default the other hosts get AMs (the providers here emulate RMA
+# over sockets: core-native/ofi.c, PROVIDERS); with FI_PROVIDER naming
+# tcp;ofi_rxm, in builds with libfabric, ofi serves them over the bridge.
+AUTO3=(-G 'RMA backend ofi serves') OFI3=() OFI4=()
 if grep -q GASNETI_HAVE_OFI "$B/include/gasnet_config.h"; then
-    OFI3=(-g 'node 2: RMA backend ofi serves 2 peers$' -g 'node 2: ofi provider tcp;ofi_rxm, fabric 10\.0\.0\.0/24, domain eth0,')
-    OFI4=(-g 'node 0: RMA backend ofi serves 2 peers$' -g 'node 3: RMA backend ofi serves 2 peers$')
+    AUTO3+=(-g 'node 2: RMA backend ofi not used: GASNET_RMA=auto leaves these peers to AMs')
+    OFI3=(-e 'FI_PROVIDER=tcp;ofi_rxm' -g 'node 2: RMA backend ofi serves 2 peers$'
+          -g 'node 2: ofi provider tcp;ofi_rxm, fabric 10\.0\.0\.0/24, domain eth0,')
+    OFI4=(-e 'FI_PROVIDER=tcp;ofi_rxm' -g 'node 0: RMA backend ofi serves 2 peers$' -g 'node 3: RMA backend ofi serves 2 peers$')
 fi
 nt putget 3 1 "${NE[@]}" "${V[@]}" "${UCX_TCP[@]}" -g 'node 2: RMA backend shm not used: no other node shares memory' \
-    "${OFI3[@]}" -- $B/tests/seq/ext_putget 1048577
-nt putget_par 3 1 "${NE[@]}" "${V[@]}" "${OFI3[@]}" -- $B/tests/par/ext_putget 65001
+    "${AUTO3[@]}" -- $B/tests/seq/ext_putget 1048577
+if [ ${#OFI3[@]} -gt 0 ]; then
+    nt putget_ofi 3 1 "${NE[@]}" "${V[@]}" "${OFI3[@]}" -- $B/tests/seq/ext_putget 1048577
+    nt putget_ofi_par 3 1 "${NE[@]}" "${V[@]}" "${OFI3[@]}" -- $B/tests/par/ext_putget 65001
+    nt putget_ofi 4 2 "${NE[@]}" "${V[@]}" -g 'node 0: RMA backend shm serves 1 peer$' \
+        -g 'node 3: RMA backend shm serves 1 peer$' "${OFI4[@]}" -- $B/tests/seq/ext_putget 65001
+fi
+nt putget_par 3 1 "${NE[@]}" "${V[@]}" "${AUTO3[@]}" -- $B/tests/par/ext_putget 65001
 nt putget 4 2 "${NE[@]}" "${V[@]}" -g 'node 0: RMA backend shm serves 1 peer$' -g 'node 3: RMA backend shm serves 1 peer$' \
-    "${OFI4[@]}" -- $B/tests/seq/ext_putget 65001
+    -- $B/tests/seq/ext_putget 65001
 nt putget_am 3 1 "${NE[@]}" -e GASNET_RMA=am -- $B/tests/seq/ext_putget 65001
 nt flood 2 1 "${NE[@]}" -- $B/tests/seq/ext_flood 200000
 nt flood_am 2 1 "${NE[@]}" -e GASNET_RMA=am -- $B/tests/seq/ext_flood 200000
