@@ -122,7 +122,7 @@ static void coll_h(ammpi_token_t tok, void *buf, size_t len, int32_t id_hi, int3
     l->len = len;
     l->from = ti.src;
     memcpy(l->data, buf, len);
-    uint64_t held = 0;
+    uint64_t held = 0, team = l->team; /* l may be taken once unlocked */
     pthread_mutex_lock(&lock);
     l->early = !known_find(l->team);
     if (l->early) {
@@ -138,7 +138,7 @@ static void coll_h(ammpi_token_t tok, void *buf, size_t len, int32_t id_hi, int3
                            "teams this node does not know (the last for team %llx), more than "
                            "GASNET_COLL_EARLY_MAX=%llu: every member must create a team before "
                            "using it, and the limit allows for one that starts a little early",
-                           l->from, (unsigned long long)held, (unsigned long long)l->team,
+                           ti.src, (unsigned long long)held, (unsigned long long)team,
                            (unsigned long long)early_max);
 }
 

@@ -28,9 +28,9 @@ UCX_TCP=(-e UCX_LOG_LEVEL=info -g 'UCX +INFO +ep_cfg\[[0-9]+\]: tag\(tcp/eth0\)'
 # path. By default the other hosts get AMs (the providers here emulate RMA
 # over sockets: core-native/ofi.c, PROVIDERS); with FI_PROVIDER naming
 # tcp;ofi_rxm, in builds with libfabric, ofi serves them over the bridge.
-AUTO3=(-G 'RMA backend ofi serves') OFI3=() OFI4=()
+AUTO3=(-G 'ofi provider (tcp|sockets|udp|net|shm)[;,]') OFI3=() OFI4=()
 if grep -q GASNETI_HAVE_OFI "$B/include/gasnet_config.h"; then
-    AUTO3+=(-g 'node 2: RMA backend ofi not used: GASNET_RMA=auto leaves these peers to AMs')
+    AUTO3+=(-g 'node 2: RMA backend ofi (not used: GASNET_RMA=auto leaves these peers to AMs|serves 2 peers$)')
     OFI3=(-e 'FI_PROVIDER=tcp;ofi_rxm' -g 'node 2: RMA backend ofi serves 2 peers$'
           -g 'node 2: ofi provider tcp;ofi_rxm, fabric 10\.0\.0\.0/24, domain eth0,')
     OFI4=(-e 'FI_PROVIDER=tcp;ofi_rxm' -g 'node 0: RMA backend ofi serves 2 peers$' -g 'node 3: RMA backend ofi serves 2 peers$')
