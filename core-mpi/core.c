@@ -237,6 +237,33 @@ int64_t gasneti_getenv_size(const char *key, int64_t dflt, int64_t lo, int64_t h
     return getenv_number(key, dflt, lo, hi, 1);
 }
 
+/* Whether this node is in the list ("*", or "0,2-4,6"); unset or empty: all. */
+int gasneti_getenv_nodes(const char *key)
+{
+    const char *v = gasneti_getenv_str(key, "*");
+    if (!*v || !strcmp(v, "*")) return 1;
+    int mine = 0;
+    for (const char *p = v;;) {
+        char *end;
+        errno = 0;
+        if (*p < '0' || *p > '9') goto bad;
+        unsigned long lo = strtoul(p, &end, 10), hi = lo;
+        if (*end == '-') {
+            p = end + 1;
+            if (*p < '0' || *p > '9') goto bad;
+            hi = strtoul(p, &end, 10);
+        }
+        if (errno == ERANGE || hi < lo) goto bad;
+        mine |= gasneti_mynode >= lo && gasneti_mynode <= hi;
+        if (!*end) return mine;
+        if (*end != ',') goto bad;
+        p = end + 1;
+    }
+bad:
+    gasneti_fatalerror("environment variable %s='%s' is not a list of nodes: use * or numbers "
+                       "and ranges such as 0,2-4,6", key, v);
+}
+
 #ifdef GASNET_DEBUG
 void gasneti_debug_kill_point(const char *where)
 {

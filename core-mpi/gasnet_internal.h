@@ -184,6 +184,9 @@ void gasneti_debug_kill_point(const char *where);
  * and the value; unset or empty gives dflt (core.c). */
 int64_t gasneti_getenv_int(const char *key, int64_t dflt, int64_t lo, int64_t hi);
 int64_t gasneti_getenv_size(const char *key, int64_t dflt, int64_t lo, int64_t hi); /* 16K, 2M... */
+/* Whether this node is in a list setting ("*", or "0,2-4,6"; unset or
+ * empty: every node); anything else is fatal, naming the variable. */
+int gasneti_getenv_nodes(const char *key);
 double gasneti_getenv_seconds(const char *key, double dflt, double lo, double hi);
 int gasneti_getenv_yesno(const char *key, int dflt);
 const char *gasneti_getenv_str(const char *key, const char *dflt);

@@ -147,39 +147,12 @@ static int signal_setting(const char *key)
     return sig;
 }
 
-/* GASNET_BACKTRACE_NODES: "*" or a list of nodes and ranges, "0,2-4,6";
- * unset: every node. */
-static int node_listed(const char *key)
-{
-    const char *v = gasneti_getenv_str(key, "*");
-    if (!strcmp(v, "*") || !*v) return 1;
-    int listed = 0;
-    const char *p = v;
-    for (;;) {
-        char *end;
-        if (!isdigit((unsigned char)*p)) break;
-        unsigned long lo = strtoul(p, &end, 10), hi = lo;
-        p = end;
-        if (*p == '-') {
-            if (!isdigit((unsigned char)p[1])) break;
-            hi = strtoul(p + 1, &end, 10);
-            p = end;
-            if (hi < lo) break;
-        }
-        if (lo <= gasneti_mynode && gasneti_mynode <= hi) listed = 1;
-        if (!*p) return listed;
-        if (*p++ != ',') break;
-    }
-    gasneti_fatalerror("environment variable %s='%s' is not a list of nodes (use * or nodes and ranges "
-                       "such as 0,2-4,6)", key, v);
-}
-
 void gasnetc_signals_init(void)
 {
     snprintf(host, sizeof host, "%s", gasnett_gethostname());
     gasneti_quiet_reset();
     gasnett_backtrace_init(NULL); /* again, now from the job's environment */
-    gasneti_backtrace_node(node_listed("GASNET_BACKTRACE_NODES"));
+    gasneti_backtrace_node(gasneti_getenv_nodes("GASNET_BACKTRACE_NODES"));
     if (!gasneti_getenv_yesno("GASNET_NO_CATCH_SIGNAL", 0)) {
         static char *altstack; /* kept for the life of the process */
         size_t altsize = 64 * 1024;

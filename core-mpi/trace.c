@@ -110,33 +110,6 @@ static unsigned getenv_mask(const char *key)
     return m;
 }
 
-/* Whether this node is in the list ("*", or "0,2-4,6"); unset or empty: all. */
-static int getenv_nodes(const char *key)
-{
-    const char *v = gasneti_getenv_str(key, "*");
-    if (!*v || !strcmp(v, "*")) return 1;
-    int mine = 0;
-    for (const char *p = v;;) {
-        char *end;
-        errno = 0;
-        if (*p < '0' || *p > '9') goto bad;
-        unsigned long lo = strtoul(p, &end, 10), hi = lo;
-        if (*end == '-') {
-            p = end + 1;
-            if (*p < '0' || *p > '9') goto bad;
-            hi = strtoul(p, &end, 10);
-        }
-        if (errno == ERANGE || hi < lo) goto bad;
-        mine |= gasneti_mynode >= lo && gasneti_mynode <= hi;
-        if (!*end) return mine;
-        if (*end != ',') goto bad;
-        p = end + 1;
-    }
-bad:
-    gasneti_fatalerror("environment variable %s='%s' is not a list of nodes: use * or numbers "
-                       "and ranges such as 0,2-4,6", key, v);
-}
-
 /* Opens the output a file setting names; NULL when unset or empty. */
 static FILE *open_output(const char *key, int selected)
 {
@@ -184,8 +157,8 @@ void gasneti_trace_init(void)
     stats_wanted = getenv_mask("GASNET_STATSMASK");
     gasneti_trace_tracelocal = gasneti_getenv_yesno("GASNET_TRACELOCAL", 1);
     trace_flush = gasneti_getenv_yesno("GASNET_TRACEFLUSH", 0);
-    trace_out = open_output("GASNET_TRACEFILE", getenv_nodes("GASNET_TRACENODES"));
-    stats_out = open_output("GASNET_STATSFILE", getenv_nodes("GASNET_STATSNODES"));
+    trace_out = open_output("GASNET_TRACEFILE", gasneti_getenv_nodes("GASNET_TRACENODES"));
+    stats_out = open_output("GASNET_STATSFILE", gasneti_getenv_nodes("GASNET_STATSNODES"));
     trace_here = trace_out != NULL;
     stats_here = stats_out != NULL;
     publish_masks();
