@@ -26,8 +26,9 @@
  * false), and if still here prints
  *   GASNet node A: node B (pid P) on this host was lost: it ended
  *   without gasnet_exit
- * and ends the job with MPI_Abort (status 1), from its own thread: the
- * client's threads may all be blocked waiting for the lost node.
+ * and, GRACE later (for the launcher to forward the lines), ends the job
+ * with MPI_Abort (status 1), from its own thread: the client's threads may
+ * all be blocked waiting for the lost node.
  *
  * Nodes on other hosts are not watched (no pid reaches them): their loss
  * is MPI's to report, or the launcher's to act on. Without pidfd_open
@@ -118,6 +119,11 @@ static void *watch_main(void *arg)
             fprintf(stderr, "GASNet node %u: ending the job, as node %u was lost\n", gasneti_mynode,
                     lost);
             fflush(stderr);
+            /* MPI_Abort has the launcher kill every process at once, and
+             * what they wrote but it has not yet forwarded is lost (as in
+             * exit.c's failsafe): give it a moment to forward these lines */
+            struct timespec forward = {0, GRACE_NS};
+            nanosleep(&forward, NULL);
             MPI_Abort(MPI_COMM_WORLD, 1);
             _exit(1);
         }

@@ -22,10 +22,12 @@ prog=$(realpath -- "$1")
 shift
 log=$build/logs/fault_test.$$.log
 mkdir -p "$build/logs"
+start=$(date +%s%N)
 env "${envs[@]}" launch/gasnetrun_mpi -n 4 "$prog" "$@" > "$log" 2>&1 < /dev/null
 rc=$?
+took_ms=$((($(date +%s%N) - start) / 1000000))
 cat "$log"
-fail() { echo "fault_test: $*"; exit 1; }
+fail() { echo "fault_test: $* (the job's status $rc after $took_ms ms)"; exit 1; }
 if [ "$expect" = nonzero ]; then
     [ $rc -ne 0 ] || fail "the job exited with status 0, expected non-zero"
 else
