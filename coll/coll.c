@@ -25,12 +25,17 @@ typedef struct letter {
     char data[];
 } letter_t;
 
-/* The mailbox and the active operations are FIFO lists: pieces are taken
- * in the order they came, operations progress in the order they started. */
-static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* mailbox and active list */
+/* The mailbox and the operations are FIFO lists: pieces are taken in the
+ * order they came, operations progress in the order they started. A new
+ * operation joins `started` (under lock); the thread holding
+ * progress_lock moves those to the end of `active`, which only it touches,
+ * so that a poll with operations in flight and nothing new takes one
+ * trylock, not the mailbox's lock as well. */
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* mailbox and started list */
 static letter_t *mailbox, **mailbox_tail = &mailbox;
-static gasnete_coll_op_t *active, **active_tail = &active;
+static gasnete_coll_op_t *started, **started_tail = &started;
 static pthread_mutex_t progress_lock = PTHREAD_MUTEX_INITIALIZER;
+static gasnete_coll_op_t *active, **active_tail = &active; /* under progress_lock */
 
 enum { A_ID_HI, A_ID_LO, A_SEQ, A_TAG, A_SRC, A_SIG, A_OFF_HI, A_OFF_LO, NARGS };
 
@@ -244,36 +249,33 @@ static void finish(gasnete_coll_op_t *op)
  * start order, and completes those done whose turn it is. */
 static void coll_progress(void)
 {
-    if (!__atomic_load_n(&active, __ATOMIC_ACQUIRE)) return;
+    if (!__atomic_load_n(&started, __ATOMIC_ACQUIRE) && !__atomic_load_n(&active, __ATOMIC_ACQUIRE))
+        return;
     if (pthread_mutex_trylock(&progress_lock) != 0) return;
-    pthread_mutex_lock(&lock);
-    gasnete_coll_op_t *list = active;
-    __atomic_store_n(&active, NULL, __ATOMIC_RELAXED); /* read without the lock above */
-    active_tail = &active;
-    pthread_mutex_unlock(&lock);
-    gasnete_coll_op_t *keep = NULL, **tail = &keep;
-    while (list) {
-        gasnete_coll_op_t *op = list;
-        list = op->next;
+    if (__atomic_load_n(&started, __ATOMIC_ACQUIRE)) {
+        pthread_mutex_lock(&lock);
+        __atomic_store_n(active_tail, started, __ATOMIC_RELEASE); /* `active` is read unlocked */
+        active_tail = started_tail;
+        __atomic_store_n(&started, NULL, __ATOMIC_RELAXED);
+        started_tail = &started;
+        pthread_mutex_unlock(&lock);
+    }
+    gasnete_coll_op_t **pop = &active;
+    while (*pop) {
+        gasnete_coll_op_t *op = *pop;
         if (!op->ready && (op->shm_n ? gasnete_coll_shm_step(op) : op->progress(op))) op->ready = 1;
         struct gasnete_coll_team *c = op->tm->coll;
         if (op->ready && op->seq == c->retired) {
+            __atomic_store_n(pop, op->next, __ATOMIC_RELEASE);
+            if (!op->next) active_tail = pop;
             int internal = op->event == NULL && !op->detached;
             __atomic_store_n(&c->retired, c->retired + 1, __ATOMIC_RELEASE);
             finish(op);
             if (!internal) free(op);
         } else {
-            *tail = op;
-            tail = &op->next;
+            pop = &op->next;
         }
     }
-    pthread_mutex_lock(&lock);
-    if (keep) {
-        *tail = active; /* operations started meanwhile */
-        if (!active) active_tail = tail;
-        __atomic_store_n(&active, keep, __ATOMIC_RELEASE);
-    }
-    pthread_mutex_unlock(&lock);
     pthread_mutex_unlock(&progress_lock);
 }
 
@@ -293,8 +295,8 @@ void gasnete_coll_start(gasnete_coll_op_t *op, gasnete_op_t *event)
     pthread_mutex_lock(&lock);
     op->seq = op->tm->coll->next_seq++;
     if (op->tm->coll->shm) op->shm_n = ++op->tm->coll->shm_started;
-    __atomic_store_n(active_tail, op, __ATOMIC_RELEASE); /* may be active itself */
-    active_tail = &op->next;
+    __atomic_store_n(started_tail, op, __ATOMIC_RELEASE); /* may be started itself */
+    started_tail = &op->next;
     pthread_mutex_unlock(&lock);
     coll_progress();
 }
@@ -302,12 +304,13 @@ void gasnete_coll_start(gasnete_coll_op_t *op, gasnete_op_t *event)
 gasnete_coll_op_t *gasnete_coll_op_new(gasneti_tm_t tm, int (*progress)(gasnete_coll_op_t *),
                                        void *state, const char *call)
 {
-    gasnete_coll_op_t *op = calloc(1, sizeof *op);
+    /* malloc, not calloc, for what each operation allocates: glibc's calloc
+     * never takes from its per-thread cache, so an operation's objects went
+     * through the slow paths of malloc and free every time (half of a small
+     * broadcast's instructions) */
+    gasnete_coll_op_t *op = malloc(sizeof *op);
     if (!op) gasneti_fatalerror("collectives: out of memory for an operation");
-    op->tm = tm;
-    op->progress = progress;
-    op->state = state;
-    op->call = call;
+    *op = (gasnete_coll_op_t){.tm = tm, .progress = progress, .state = state, .call = call};
     uint64_t h = 14695981039346656037ull; /* FNV-1a of the name: the same in every process */
     for (const char *c = call; *c; c++) h = (h ^ (unsigned char)*c) * 1099511628211ull;
     gasnete_coll_sign(op, h);

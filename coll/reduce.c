@@ -111,7 +111,7 @@ gex_Event_t gex_Coll_BroadcastNB(gex_TM_t tm, gex_Rank_t root, void *dst, const 
     if (nbytes && !dst) gasneti_fatalerror("%s: dst is NULL for %zu bytes", call, nbytes);
     if (nbytes && t->rank == root && !src)
         gasneti_fatalerror("%s: src is NULL on the root for %zu bytes", call, nbytes);
-    gasnete_coll_bcast_t *b = calloc(1, sizeof *b);
+    gasnete_coll_bcast_t *b = malloc(sizeof *b); /* not calloc: see gasnete_coll_op_new */
     if (!b) gasneti_fatalerror("%s: out of memory", call);
     *b = (gasnete_coll_bcast_t){root, dst, src, nbytes, 0, 0};
     gasnete_coll_op_t *op = gasnete_coll_op_new(t, bcast_progress, b, call);
@@ -319,18 +319,11 @@ static gex_Event_t reduce_nb(const char *call, gex_TM_t tm, int all, gex_Rank_t 
         gasneti_fatalerror("%s: dt_sz %zu times dt_cnt %zu overflows", call, dt_sz, dt_cnt);
     if (!src) gasneti_fatalerror("%s: src is NULL", call);
     if ((all || t->rank == root) && !dst) gasneti_fatalerror("%s: dst is NULL", call);
-    reduce_t *x = calloc(1, sizeof *x);
+    reduce_t *x = malloc(sizeof *x); /* not calloc: see gasnete_coll_op_new */
     if (!x) gasneti_fatalerror("%s: out of memory", call);
-    x->root = root;
-    x->all = all;
-    x->dst = dst;
-    x->src = src;
-    x->dt = dt;
-    x->cnt = dt_cnt;
-    x->nbytes = dt_sz * dt_cnt;
-    x->op = op;
-    x->fn = user ? user_op : NULL;
-    x->cdata = user_cdata;
+    *x = (reduce_t){.root = root, .all = all, .dst = dst, .src = src, .dt = dt, .cnt = dt_cnt,
+                    .nbytes = dt_sz * dt_cnt, .op = op, .fn = user ? user_op : NULL,
+                    .cdata = user_cdata};
     gasnete_coll_op_t *o = gasnete_coll_op_new(t, reduce_progress, x, call);
     uint64_t single_valued[] = {root, dt, dt_sz, dt_cnt, op}; /* not user_op: addresses differ */
     for (size_t i = 0; i < sizeof single_valued / sizeof single_valued[0]; i++)
