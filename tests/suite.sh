@@ -117,8 +117,9 @@ if [ -x $B/tests/seq/ex_teams ]; then
     s launcher_bare_name -- bash -c "cd $B/tests/seq && $PWD/launch/gasnetrun_mpi -n 1 ex_teams | grep -q 'ex_teams: ok'"
 fi
 if [ -x $B/bench/pingpong/pingpong ]; then
-    for p in pingpong flood barrier ratomic coll rarepoll; do
-        s bench_help_$p -- bash -c "u=\$($B/bench/$p/$p --help) && grep -q '^usage: .*/$p ' <<< \"\$u\""
+    for p in pingpong flood barrier ratomic coll/coll coll/bcast_parts rarepoll; do
+        [[ $p = */* ]] || p=$p/$p
+        s bench_help_${p##*/} -- bash -c "u=\$($B/bench/$p --help) && grep -q '^usage: .*/${p##*/} ' <<< \"\$u\""
     done
     for shmam in yes no; do
         t bench_pingpong_shmam_$shmam 2 -e GASNET_SHM_AM=$shmam -g '^floor ' -g '^ring ' -g '^mpi_am ' -g '^put +am ' -g '^put +shm ' \
@@ -129,6 +130,8 @@ if [ -x $B/bench/pingpong/pingpong ]; then
     t bench_flood_kept_replies 2 -g '^am_medium ' -- $B/bench/flood/flood -o mpi,am_medium -n 20000 -s 256 -S 256 -r 3
     t bench_barrier 2 -g '^gasnet .*x MPI' -g '^mpi +MPI_Barrier' -- $B/bench/barrier/barrier -n 50 -r 2
     t bench_coll 2 -g '^gasnet +BroadcastNB .*x MPI' -g '^mpi +MPI_Bcast' -- $B/bench/coll/coll -n 50 -r 2 -s 8 -S 16K
+    t bench_bcast_parts 3 -g '^gasnet +size +8 ranks +3 .* after root' -g '^mpi +size +4096 ranks +3 .* after root' \
+        -- $B/bench/coll/bcast_parts -n 100 -s 8 -S 4K
     # one rank sending 65,000-byte requests to ranks that poll every 200 us,
     # over the rings and over MPI (where a request must not wait for each
     # target's poll, and IMMEDIATE retries that never poll must still see
