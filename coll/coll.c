@@ -311,8 +311,14 @@ gasnete_coll_op_t *gasnete_coll_op_new(gasneti_tm_t tm, int (*progress)(gasnete_
     gasnete_coll_op_t *op = malloc(sizeof *op);
     if (!op) gasneti_fatalerror("collectives: out of memory for an operation");
     *op = (gasnete_coll_op_t){.tm = tm, .progress = progress, .state = state, .call = call};
-    uint64_t h = 14695981039346656037ull; /* FNV-1a of the name: the same in every process */
-    for (const char *c = call; *c; c++) h = (h ^ (unsigned char)*c) * 1099511628211ull;
+    /* FNV-1a of the name, eight bytes at a time (a byte at a time was a
+     * sixth of a small broadcast's instructions): the same in every process */
+    uint64_t h = 14695981039346656037ull;
+    for (size_t i = 0, len = strlen(call); i < len; i += 8) {
+        uint64_t w = 0;
+        memcpy(&w, call + i, len - i < 8 ? len - i : 8);
+        h = (h ^ w) * 1099511628211ull;
+    }
     gasnete_coll_sign(op, h);
     return op;
 }

@@ -1,11 +1,11 @@
 /* The collectives' shared-memory path, for a team whose members are all
  * on one host (GASNET_COLL_SHM=no keeps the AM algorithms).
  *
- * LANES. Each member has a lane, which every member maps: a counter in a
- * cache line of its own, and two slots.
- *   posted: (in each slot) the number of the last collective this member
- *           has entered of that parity; its signature (coll.h) and data,
- *           if any, follow it in the slot;
+ * LANES. Each member has a lane, which every member maps: two counters in
+ * cache lines of their own, and two slots.
+ *   posted: the number of the last collective this member has entered;
+ *           its signature (coll.h) and data, if any, are in the slot of
+ *           that number's parity;
  *   done:   the number of the last collective this member has finished
  *           reading other lanes for.
  * Both grow one step at a time, in call order (an operation that is ready
@@ -58,19 +58,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The number is in the slot, not in a counter of its own: a reader that
- * sees it has the signature, the length and the first 48 bytes of data in
- * the same cache line, one transfer between cores instead of two. */
 typedef struct {
-    uint64_t posted; /* the collective the slot is for, written last */
     uint32_t sig;
     uint32_t len;
     char data[GASNETE_COLL_SHM_SLOT];
 } slot_t;
 
 typedef struct {
+    uint64_t posted;
+    char pad1[GASNETI_CACHE_LINE_BYTES - 8];
     uint64_t done;
-    char pad[GASNETI_CACHE_LINE_BYTES - 8];
+    char pad2[GASNETI_CACHE_LINE_BYTES - 8];
     slot_t slot[2];
 } lane_t;
 
@@ -106,7 +104,6 @@ _Static_assert(LANE_BYTES + sizeof(stage_t) + GASNETI_CACHE_LINE_BYTES <= GASNET
                "a lane and a stage fit the recommended scratch, aligned");
 
 struct gasnete_coll_shm {
-    uint64_t posted;      /* the last collective this member entered */
     uint64_t done_by_all; /* every member's done was at least this when last read */
     int staged;       /* every member has a stage */
     stage_t **stages; /* by rank of the team, if staged */
@@ -128,7 +125,7 @@ static struct gasnete_coll_shm *shm_new(gex_Rank_t size, int staged)
     struct gasnete_coll_shm *sh = malloc(sizeof *sh + size * sizeof sh->lanes[0]);
     stage_t **st = staged ? malloc(size * sizeof *st) : NULL;
     if (!sh || (staged && !st)) gasneti_fatalerror("collectives: out of memory");
-    sh->posted = sh->done_by_all = 0;
+    sh->done_by_all = 0;
     sh->staged = staged;
     sh->stages = st;
     return sh;
@@ -276,10 +273,10 @@ void gasnete_coll_shm_fini(gasneti_tm_t tm)
 
 int gasnete_coll_shm_entered(gasnete_coll_op_t *op, gex_Rank_t rank, uint64_t n)
 {
-    const slot_t *s = &lane(op, rank)->slot[n % 2];
-    /* n, or n + 2 and beyond once this member is done with n */
-    if (__atomic_load_n(&s->posted, __ATOMIC_ACQUIRE) < n) return 0;
-    uint32_t sig = s->sig; /* kept until this member's done >= n */
+    lane_t *l = lane(op, rank);
+    uint64_t posted = __atomic_load_n(&l->posted, __ATOMIC_ACQUIRE);
+    if (posted < n) return 0;
+    uint32_t sig = l->slot[n % 2].sig; /* kept until this member's done >= n */
     if (sig != op->sig)
         gasneti_fatalerror("%s: collective number %u on team %llx: rank %u of the team called a "
                            "different collective, or this one with different single-valued "
@@ -322,7 +319,8 @@ int gasnete_coll_shm_step(gasnete_coll_op_t *op)
     lane_t *me = lane(op, op->tm->rank);
     switch (op->shm_phase) {
     case 0: /* enter, after the collective before; the slot once free */
-        if (op->tm->coll->shm->posted != n - 1 || (n > 2 && !all_done(op, n - 2))) return 0;
+        if (__atomic_load_n(&me->posted, __ATOMIC_RELAXED) != n - 1 || (n > 2 && !all_done(op, n - 2)))
+            return 0;
         slot_t *s = &me->slot[n % 2];
         s->sig = op->sig;
         s->len = (uint32_t)op->shm_len;
@@ -331,8 +329,7 @@ int gasnete_coll_shm_step(gasnete_coll_op_t *op)
             stage_t *st = stage(op, op->tm->rank);
             st->c[n % 2][READY].v = st->c[n % 2][RED].v = st->c[n % 2][GOT].v = 0;
         }
-        __atomic_store_n(&s->posted, n, __ATOMIC_RELEASE);
-        op->tm->coll->shm->posted = n;
+        __atomic_store_n(&me->posted, n, __ATOMIC_RELEASE);
         op->shm_phase = 1;
         /* fall through */
     case 1:
