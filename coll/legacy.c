@@ -14,7 +14,10 @@
  * (the root's slot, or the stages above 1976 bytes), between the same
  * barriers. Scatter, gather, gather_all and exchange send each block
  * straight to its member (to rank + 1, + 2, ... in turn, which spreads the
- * load), as pieces.
+ * load), as pieces; on the shared-memory path, when what a member posts
+ * fits a slot (a scatter's or an exchange's n blocks, one block of the
+ * others), every member posts its src in its slot and each copies the
+ * blocks it needs out of the others' slots.
  */
 #include "coll.h"
 
@@ -70,6 +73,7 @@ typedef struct {
     int phase, bstep;
     gasnete_coll_bcast_t b;
     gex_Rank_t left; /* senders not yet complete */
+    gex_Rank_t next; /* shared-memory path: the next member to copy from */
     size_t pieces[]; /* taken from each rank */
 } legacy_t;
 
@@ -163,6 +167,52 @@ static int legacy_bcast_shm(gasnete_coll_op_t *op, uint64_t n)
     }
 }
 
+/* Scatter, gather, gather_all and exchange on the shared-memory path,
+ * where each member's posted src fits its slot: this member copies the
+ * blocks it receives from the slots (its own too), member by member. */
+static int legacy_blocks_shm(gasnete_coll_op_t *op, uint64_t n)
+{
+    legacy_t *x = op->state;
+    gex_Rank_t size = op->tm->size, me = op->tm->rank;
+    int per_dest = x->kind == SCATTER || x->kind == EXCHANGE; /* src holds a block per rank */
+    int per_src = x->kind != SCATTER;                         /* dst holds a block per rank */
+    size_t posted = per_dest ? x->nb * size : x->nb;
+    switch (x->phase) {
+    case 0:
+        if (x->flags & GASNET_COLL_IN_ALLSYNC)
+            for (gex_Rank_t r = 0; r < size; r++)
+                if (!gasnete_coll_shm_entered(op, r, n)) return 0;
+        x->phase = 1;
+        /* fall through */
+    case 1:
+        for (; x->kind != GATHER || me == x->root ? x->next < size : 0; x->next++) {
+            gex_Rank_t i = x->next;
+            if (x->kind == SCATTER && i != x->root) continue;
+            if (!gasnete_coll_shm_entered(op, i, n)) return 0;
+            const char *from = gasnete_coll_shm_data(op, i, n, posted);
+            memcpy(x->dst + (per_src ? i * x->nb : 0), from + (per_dest ? me * x->nb : 0), x->nb);
+        }
+        x->phase = 2;
+        /* fall through */
+    default:
+        return !(x->flags & GASNET_COLL_OUT_ALLSYNC) || gasnete_coll_barrier_step(op, TAG_OUT, &x->bstep);
+    }
+}
+
+/* Sets op up for legacy_blocks_shm if what each member posts fits a
+ * slot (used where the team has the path); returns whether it did. */
+static int legacy_blocks_shm_prepare(gasnete_coll_op_t *op, const legacy_t *x)
+{
+    int per_dest = x->kind == SCATTER || x->kind == EXCHANGE;
+    size_t posted = per_dest ? x->nb * op->tm->size : x->nb;
+    if (posted > GASNETE_COLL_SHM_SLOT) return 0;
+    if (x->kind != SCATTER || op->tm->rank == x->root) {
+        op->shm_data = x->src;
+        op->shm_len = posted;
+    }
+    return 1;
+}
+
 static void check_flags(const char *call, int flags)
 {
     const int known = GASNET_COLL_SYNC_FLAG_MASK | GASNET_COLL_LOCAL |
@@ -230,6 +280,7 @@ static gex_Event_t legacy_nb(int kind, gasnet_team_handle_t team, gasnet_image_t
     gasnete_coll_sign(op, x->root);
     gasnete_coll_sign(op, nbytes);
     if (kind == BROADCAST && gasnete_coll_bcast_shm_prepare(op, &x->b)) op->shm_run = legacy_bcast_shm;
+    if (kind != BROADCAST && legacy_blocks_shm_prepare(op, x)) op->shm_run = legacy_blocks_shm;
     return gasnete_coll_start_nb(op);
 }
 

@@ -273,7 +273,7 @@ int main(int argc, char **argv)
     CHECK(value == 0x0123456789abcdefull, "broadcast of node 0's value gave 0x%llx",
           (unsigned long long)value);
 
-    const size_t quick_sizes[] = {1000}, matrix_sizes[] = {1, 70000};
+    const size_t quick_sizes[] = {1000}, matrix_sizes[] = {1, 200, 70000};
     const size_t *sizes = matrix ? matrix_sizes : quick_sizes;
     size_t nsizes = matrix ? COUNT(matrix_sizes) : COUNT(quick_sizes);
     int style = 0;

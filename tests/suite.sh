@@ -1183,6 +1183,8 @@ if [ $FULL = 1 ]; then
         -- $XC/seq/ex_coll matrix
     t coll_legacy_par 4 -g 'coll_legacy: ok' -- $XC/par/coll_legacy
     t coll_legacy_matrix 2 -g 'coll_legacy: ok \(matrix' -- $XC/seq/coll_legacy matrix
+    # the same over AMs (on one host, blocks up to a slot take the shared-memory path)
+    t coll_legacy_matrix_am 3 -e GASNET_COLL_SHM=no -g 'coll_legacy: ok \(matrix' -- $XC/seq/coll_legacy matrix
     while IFS='|' read -r prog case pattern; do
         t ${prog}_bad_$case 2 -x nonzero -g "FATAL ERROR: node [01] of 2: $pattern" \
             -- $XC/seq/$prog bad "$case"

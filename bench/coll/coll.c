@@ -1,7 +1,9 @@
 /* coll: the latency of a broadcast from rank 0 (operation bcast) and of a
- * reduction to all of doubles summed (allreduce; -o picks, default both)
- * on however many ranks the job has, for each size (powers of two in
- * [-s, -S]). Each repetition
+ * reduction to all of doubles summed (allreduce; -o picks, default both),
+ * and, when -o names them, of the GASNet-1 gather_all and exchange
+ * (blocks of the size from every rank) against MPI_Allgather and
+ * MPI_Alltoall, on however many ranks the job has, for each size (powers
+ * of two in [-s, -S]). Each repetition
  * times GASNet's broadcast and then MPI_Bcast, after a warm-up of each;
  * a loop runs `iters` broadcasts, each waited for and followed by an
  * untimed barrier (as in OSU's osu_bcast), and the time per broadcast is
@@ -12,8 +14,9 @@
  * all):
  *
  *   gasnet  gex_Coll_BroadcastNB + gex_Event_Wait on the primordial team
- *           (a binomial tree over active messages, coll/reduce.c)
- *           (gex_Coll_ReduceToAllNB for allreduce)
+ *           (gex_Coll_ReduceToAllNB for allreduce; gasnet_coll_gather_all
+ *           and gasnet_coll_exchange on GASNET_TEAM_ALL, IN_MYSYNC and
+ *           OUT_MYSYNC, private buffers)
  *   mpi     MPI_Bcast (MPI_Allreduce) on a communicator of its own. GASNet's endpoint is
  *           paused meanwhile: its posted MPI_ANY_SOURCE receives would
  *           slow MPI down (see bench/layers.h)
@@ -28,7 +31,14 @@ static MPI_Comm raw_comm;
 static int use_gasnet, use_mpi;
 static gex_TM_t tm0;
 static char *buf, *out;
-static int allreduce; /* the operation being timed */
+enum { BCAST, ALLREDUCE, GATHER_ALL, EXCHANGE, NOPS };
+static const char *const op_names[NOPS] = {"bcast", "allreduce", "gather_all", "exchange"};
+static const char *const gasnet_labels[NOPS] = {"BroadcastNB", "ReduceToAllNB", "gather_all",
+                                                "exchange"};
+static const char *const mpi_labels[NOPS] = {"MPI_Bcast", "MPI_Allreduce", "MPI_Allgather",
+                                             "MPI_Alltoall"};
+static int op; /* the operation being timed */
+#define LEGACY_FLAGS (GASNET_COLL_LOCAL | GASNET_COLL_IN_MYSYNC | GASNET_COLL_OUT_MYSYNC)
 
 /* Seconds spent in `iters` broadcasts on this rank. As OSU's osu_bcast
  * does, a barrier of the same layer follows each broadcast, outside the
@@ -39,11 +49,15 @@ static double gasnet_loop(long iters, size_t size)
     double t = 0;
     for (long i = 0; i < iters; i++) {
         double t0 = bench_now();
-        if (allreduce)
+        switch (op) {
+        case BCAST: gex_Event_Wait(gex_Coll_BroadcastNB(tm0, 0, buf, buf, size, 0)); break;
+        case ALLREDUCE:
             gex_Event_Wait(gex_Coll_ReduceToAllNB(tm0, out, buf, GEX_DT_DBL, 8, size / 8, GEX_OP_ADD,
                                                   NULL, NULL, 0));
-        else
-            gex_Event_Wait(gex_Coll_BroadcastNB(tm0, 0, buf, buf, size, 0));
+            break;
+        case GATHER_ALL: gasnet_coll_gather_all(GASNET_TEAM_ALL, out, buf, size, LEGACY_FLAGS); break;
+        default: gasnet_coll_exchange(GASNET_TEAM_ALL, out, buf, size, LEGACY_FLAGS); break;
+        }
         t += bench_now() - t0;
         gex_Event_Wait(gex_Coll_BarrierNB(tm0, 0));
     }
@@ -55,8 +69,12 @@ static double mpi_loop(long iters, size_t size)
     double t = 0;
     for (long i = 0; i < iters; i++) {
         double t0 = bench_now();
-        if (allreduce) MPI_Allreduce(buf, out, (int)(size / 8), MPI_DOUBLE, MPI_SUM, raw_comm);
-        else MPI_Bcast(buf, (int)size, MPI_BYTE, 0, raw_comm);
+        switch (op) {
+        case BCAST: MPI_Bcast(buf, (int)size, MPI_BYTE, 0, raw_comm); break;
+        case ALLREDUCE: MPI_Allreduce(buf, out, (int)(size / 8), MPI_DOUBLE, MPI_SUM, raw_comm); break;
+        case GATHER_ALL: MPI_Allgather(buf, (int)size, MPI_BYTE, out, (int)size, MPI_BYTE, raw_comm); break;
+        default: MPI_Alltoall(buf, (int)size, MPI_BYTE, out, (int)size, MPI_BYTE, raw_comm); break;
+        }
         t += bench_now() - t0;
         MPI_Barrier(raw_comm);
     }
@@ -102,7 +120,7 @@ static const bench_about_t about = {
     "MPI_Bcast, and gex_Coll_ReduceToAllNB and MPI_Allreduce (doubles summed), interleaved\n"
     "in one job (see the top of bench/coll/coll.c). Of the options below, -P does not\n"
     "apply; the run takes any rank count.",
-    "gasnet, mpi", "bcast, allreduce"};
+    "gasnet, mpi", "bcast, allreduce (the default), gather_all, exchange"};
 
 int main(int argc, char **argv)
 {
@@ -110,16 +128,20 @@ int main(int argc, char **argv)
     bench_parse(argc, argv, &o, &about);
     if (o.max_size > INT32_MAX) bench_die("-S %ld: at most 2G (MPI_Bcast takes an int count)", o.max_size);
     bench_start_gasnet_mpi(o.layers, &use_gasnet, &use_mpi, &argc, &argv);
-    if (use_gasnet) gasnet_QueryGexObjects(NULL, NULL, &tm0, NULL);
+    if (use_gasnet) {
+        gasnet_QueryGexObjects(NULL, NULL, &tm0, NULL);
+        gasnet_coll_init(NULL, 0, NULL, 0, 0); /* for gather_all and exchange */
+    }
     MPI_Comm_dup(MPI_COMM_WORLD, &raw_comm);
     int me, ranks;
     MPI_Comm_rank(raw_comm, &me);
     MPI_Comm_size(raw_comm, &ranks);
-    buf = malloc((size_t)o.max_size);
-    out = malloc((size_t)o.max_size);
+    /* an exchange's src and a gather_all's or exchange's dst hold a block per rank */
+    buf = malloc((size_t)o.max_size * (size_t)ranks);
+    out = malloc((size_t)o.max_size * (size_t)ranks);
     if (!buf || !out) bench_die("out of memory for %ld bytes", o.max_size);
-    memset(buf, me, (size_t)o.max_size);
-    memset(out, 0, (size_t)o.max_size);
+    memset(buf, me, (size_t)o.max_size * (size_t)ranks);
+    memset(out, 0, (size_t)o.max_size * (size_t)ranks);
     char settings[160];
     snprintf(settings, sizeof settings, "layers=%s iters=%ld knee=%ld reps=%d ranks=%d sizes=%ld..%ld",
              o.layers, o.iters, o.knee, o.reps, ranks, o.min_size, o.max_size);
@@ -131,11 +153,10 @@ int main(int argc, char **argv)
                              "lat_us_min,lat_us_max,x_mpi_median,x_mpi_q1,x_mpi_q3,samples_us");
     }
     double tg[o.reps], tm[o.reps];
-    for (allreduce = 0; allreduce < 2; allreduce++) {
-        const char *opname = allreduce ? "allreduce" : "bcast";
-        if (o.ops && !bench_in_list(o.ops, opname)) continue;
+    for (op = 0; op < NOPS; op++) {
+        if (o.ops ? !bench_in_list(o.ops, op_names[op]) : op > ALLREDUCE) continue;
         for (long size = o.min_size; size <= o.max_size; size *= 2) {
-            if (allreduce && size < 8) continue;
+            if (op == ALLREDUCE && size < 8) continue;
             long iters = bench_iters(&o, size), warm = iters / 10 + 1;
             if (use_gasnet) timed(1, warm, (size_t)size);
             if (use_mpi) timed(0, warm, (size_t)size);
@@ -145,10 +166,10 @@ int main(int argc, char **argv)
             }
             if (me == 0) {
                 if (use_gasnet)
-                    report(csv, "gasnet", allreduce ? "ReduceToAllNB" : "BroadcastNB", ranks, size,
+                    report(csv, "gasnet", gasnet_labels[op], ranks, size,
                            iters, &o, tg, use_mpi ? tm : NULL);
                 if (use_mpi)
-                    report(csv, "mpi", allreduce ? "MPI_Allreduce" : "MPI_Bcast", ranks, size, iters, &o,
+                    report(csv, "mpi", mpi_labels[op], ranks, size, iters, &o,
                            tm, tm);
             }
         }
