@@ -14,7 +14,7 @@
  *   medium, long: void h(ammpi_token_t tok, void *buf, size_t nbytes,
  *                        int32_t a0, ..., int32_t aM-1);
  * A request handler may send at most one reply through its token; a reply
- * handler may not send. See ammpi.c for the protocol, flow control and
+ * handler may not send. See internal.h for the protocol, flow control and
  * memory bound.
  */
 #ifndef AMMPI_H

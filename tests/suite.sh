@@ -8,6 +8,10 @@ case $FLAVOR in asan|tsan) SCALE=10 ;; *) SCALE=1 ;; esac
 FULL=0
 [ "$FLAVOR" = opt ] && FULL=1
 
+# every source folder's README has a line for each of its files, and none
+# for a file it lacks (scripts/check-readmes.sh)
+[ "$FLAVOR" = opt ] && s readmes -- scripts/check-readmes.sh
+
 # ThreadSanitizer runs only the multi-threaded tests: the last section.
 if [ "$FLAVOR" != tsan ]; then
 
