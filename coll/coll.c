@@ -306,8 +306,8 @@ gasnete_coll_op_t *gasnete_coll_op_new(gasneti_tm_t tm, int (*progress)(gasnete_
 {
     /* malloc, not calloc, for what each operation allocates: glibc's calloc
      * never takes from its per-thread cache, so an operation's objects went
-     * through the slow paths of malloc and free every time (half of a small
-     * broadcast's instructions) */
+     * through the slow paths of malloc and free every time (a quarter of a
+     * small broadcast's instructions) */
     gasnete_coll_op_t *op = malloc(sizeof *op);
     if (!op) gasneti_fatalerror("collectives: out of memory for an operation");
     *op = (gasnete_coll_op_t){.tm = tm, .progress = progress, .state = state, .call = call};

@@ -177,6 +177,7 @@ static int legacy_blocks_shm(gasnete_coll_op_t *op, uint64_t n)
     int per_dest = x->kind == SCATTER || x->kind == EXCHANGE; /* src holds a block per rank */
     int per_src = x->kind != SCATTER;                         /* dst holds a block per rank */
     size_t posted = per_dest ? x->nb * size : x->nb;
+    int receives = x->kind != GATHER || me == x->root;
     switch (x->phase) {
     case 0:
         if (x->flags & GASNET_COLL_IN_ALLSYNC)
@@ -185,7 +186,7 @@ static int legacy_blocks_shm(gasnete_coll_op_t *op, uint64_t n)
         x->phase = 1;
         /* fall through */
     case 1:
-        for (; x->kind != GATHER || me == x->root ? x->next < size : 0; x->next++) {
+        for (; receives && x->next < size; x->next++) {
             gex_Rank_t i = x->next;
             if (x->kind == SCATTER && i != x->root) continue;
             if (!gasnete_coll_shm_entered(op, i, n)) return 0;
