@@ -108,17 +108,18 @@ gex_Event_t gasnete_event_of(gasnete_op_t *op)
 
 gasnete_op_t *gasnete_target_op(uintptr_t target)
 {
-    gasnete_op_t *op = (gasnete_op_t *)(target & ~(uintptr_t)7);
-    if (!op || (target & 7) >= GASNETE_NCOUNTERS || op->magic != OP_MAGIC)
+    gasnete_op_t *op = gasnete_target_record(target);
+    int which = gasnete_target_counter(target);
+    if (!op || which >= GASNETE_NCOUNTERS || op->magic != OP_MAGIC)
         gasneti_fatalerror("a reply names operation %p (counter %d), which is not an operation "
-                           "of this node", (void *)op, (int)(target & 7));
+                           "of this node", (void *)op, which);
     return op;
 }
 
 void gasnete_complete_n(uintptr_t target, uint32_t n)
 {
     gasnete_op_t *op = gasnete_target_op(target);
-    uint32_t was = __atomic_fetch_sub(&op->cnt[target & 7], n, __ATOMIC_RELEASE);
+    uint32_t was = __atomic_fetch_sub(&op->cnt[gasnete_target_counter(target)], n, __ATOMIC_RELEASE);
     if (was < n)
         gasneti_fatalerror("a reply completes operation %p more often than it was split", (void *)op);
 }

@@ -50,6 +50,12 @@ static inline uintptr_t gasnete_target(gasnete_op_t *op, int which)
 {
     return (uintptr_t)op | (uintptr_t)which;
 }
+/* The inverse, unchecked: the record and the counter a target names. */
+static inline gasnete_op_t *gasnete_target_record(uintptr_t target)
+{
+    return (gasnete_op_t *)(target & ~(uintptr_t)7);
+}
+static inline int gasnete_target_counter(uintptr_t target) { return (int)(target & 7); }
 static inline void gasnete_add(gasnete_op_t *op, int which, uint32_t n)
 {
     __atomic_fetch_add(&op->cnt[which], n, __ATOMIC_RELAXED);
@@ -61,8 +67,8 @@ void gasnete_complete(uintptr_t target);
  * ticket's, extended/ticket.h): nothing from the wire to check. */
 static inline void gasnete_complete_kept(uintptr_t target)
 {
-    gasnete_op_t *op = (gasnete_op_t *)(target & ~(uintptr_t)7);
-    __atomic_fetch_sub(&op->cnt[target & 7], 1, __ATOMIC_RELEASE);
+    __atomic_fetch_sub(&gasnete_target_record(target)->cnt[gasnete_target_counter(target)], 1,
+                       __ATOMIC_RELEASE);
 }
 /* Completes n pieces at once (a packed batch's run of one record's ops). */
 void gasnete_complete_n(uintptr_t target, uint32_t n);

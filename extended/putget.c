@@ -635,7 +635,7 @@ static void get_val_reply_h(ammpi_token_t tok, int32_t v_hi, int32_t v_lo, int32
 {
     gasnete_ticket_t k = gasnete_ticket_redeem(k_hi, k_lo, GASNETE_TK_GET_VAL, source(tok),
                                                "a value get's reply");
-    ((gasnete_op_t *)(k.target & ~(uintptr_t)7))->value = GASNETE_U64(v_hi, v_lo);
+    gasnete_target_record(k.target)->value = GASNETE_U64(v_hi, v_lo);
     gasnete_complete_kept(k.target);
 }
 
