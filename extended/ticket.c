@@ -48,6 +48,15 @@ static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
 
+/* Puts the run of slots first..last (slot + 1, slot) on the spare list. */
+static void to_spare(uint32_t first, uint32_t last)
+{
+    pthread_mutex_lock(&spare_lock);
+    at(last)->next = spare;
+    spare = first;
+    pthread_mutex_unlock(&spare_lock);
+}
+
 /* A thread that ends gives its free slots to the spare list. */
 static void give_back(void *unused)
 {
@@ -55,10 +64,7 @@ static void give_back(void *unused)
     if (!mine.head) return;
     uint32_t tail = mine.head - 1;
     while (at(tail)->next) tail = at(tail)->next - 1;
-    pthread_mutex_lock(&spare_lock);
-    at(tail)->next = spare;
-    spare = mine.head;
-    pthread_mutex_unlock(&spare_lock);
+    to_spare(mine.head, tail);
     mine.head = mine.count = 0;
 }
 
@@ -111,10 +117,7 @@ void gasnete_tk_spill(void)
     for (uint32_t n = 1; n < CHUNK; n++) last = at(last)->next - 1;
     mine.head = at(last)->next;
     mine.count -= CHUNK;
-    pthread_mutex_lock(&spare_lock);
-    at(last)->next = spare;
-    spare = first;
-    pthread_mutex_unlock(&spare_lock);
+    to_spare(first, last);
 }
 
 static const char *const kind_name[] = {
