@@ -54,7 +54,9 @@ typedef struct {
     void (*fold)(gex_OP_t op, void *acc, const void *x, size_t cnt);
 } dtinfo_t;
 
-/* Small values for ADD and MULT (no overflow, exact in floating point),
+/* Small values for ADD, ones and twos for MULT (no overflow, exact in
+ * floating point on up to 128 ranks: the order of combination is the
+ * library's, and a rounded product would depend on it),
  * values of both signs (signed) or with the top bit set (unsigned) for
  * MIN and MAX, scattered bits for AND, OR, XOR. */
 #define DEFINE_DT(NAME, T, TOP, NEG)                                                    \
@@ -62,8 +64,10 @@ typedef struct {
     {                                                                                  \
         T *o = out;                                                                    \
         for (size_t i = 0; i < cnt; i++) {                                             \
-            if (op == GEX_OP_ADD || op == GEX_OP_MULT)                                 \
+            if (op == GEX_OP_ADD)                                                      \
                 o[i] = (T)((j * 3 + i) % 5 + 1);                                       \
+            else if (op == GEX_OP_MULT)                                                \
+                o[i] = (T)((j * 3 + i) % 5 ? 1 : 2);                                   \
             else if (op == GEX_OP_MIN || op == GEX_OP_MAX)                             \
                 o[i] = (T)(TOP + (T)((i * 7 + j * 13) % 41) - (T)(NEG));               \
             else                                                                       \
