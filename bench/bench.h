@@ -5,6 +5,7 @@
 #ifndef BENCH_H
 #define BENCH_H
 
+#include <ammpi.h>
 #include <gasnet.h>
 #include <mpi.h>
 
@@ -154,6 +155,15 @@ static inline void bench_start_gasnet_mpi(const char *layers, int *use_gasnet, i
     } else {
         MPI_Init(argc, argv);
     }
+}
+
+/* Pauses (live = 0) or resumes GASNet's endpoint (gasnetc_ep) around a
+ * loop of raw MPI: its posted MPI_ANY_SOURCE receives slow MPI down
+ * (bench/layers.h). */
+static inline void bench_gasnet_live(ammpi_ep_t *ep, int live)
+{
+    if ((live ? ammpi_resume_receives(ep) : ammpi_pause_receives(ep)) != AMMPI_OK)
+        bench_die("%s GASNet's endpoint failed", live ? "resuming" : "pausing");
 }
 
 /* Large messages get fewer iterations so that a sweep stays short; the

@@ -36,15 +36,13 @@ static void mpi_loop(long iters)
 /* Seconds per barrier of one loop; both layers start together. */
 static double timed(int gasnet, long iters)
 {
-    if (use_gasnet && !gasnet && ammpi_pause_receives(gasnetc_ep) != AMMPI_OK)
-        bench_die("pausing GASNet's endpoint failed");
+    if (use_gasnet && !gasnet) bench_gasnet_live(gasnetc_ep, 0);
     MPI_Barrier(raw_comm);
     double t0 = bench_now();
     if (gasnet) gasnet_loop(iters);
     else mpi_loop(iters);
     double t = (bench_now() - t0) / (double)iters;
-    if (use_gasnet && !gasnet && ammpi_resume_receives(gasnetc_ep) != AMMPI_OK)
-        bench_die("resuming GASNet's endpoint failed");
+    if (use_gasnet && !gasnet) bench_gasnet_live(gasnetc_ep, 1);
     return t;
 }
 

@@ -136,12 +136,10 @@ int main(int argc, char **argv)
         for (int gasnet = 1; gasnet >= 0; gasnet--) {
             if (gasnet ? !use_gasnet : !use_mpi) continue;
             /* GASNet's posted receives would slow MPI down (bench/layers.h) */
-            if (!gasnet && use_gasnet && ammpi_pause_receives(gasnetc_ep) != AMMPI_OK)
-                bench_die("pausing GASNet's endpoint failed");
+            if (!gasnet && use_gasnet) bench_gasnet_live(gasnetc_ep, 0);
             run(gasnet, tm, comm, buf, size, o.iters / 10 + 1, st); /* warm-up */
             run(gasnet, tm, comm, buf, size, o.iters, st);
-            if (!gasnet && use_gasnet && ammpi_resume_receives(gasnetc_ep) != AMMPI_OK)
-                bench_die("resuming GASNet's endpoint failed");
+            if (!gasnet && use_gasnet) bench_gasnet_live(gasnetc_ep, 1);
             MPI_Gather(st, (int)(o.iters * NSTAMP), MPI_DOUBLE, all, (int)(o.iters * NSTAMP),
                        MPI_DOUBLE, 0, comm);
             if (me == 0) report(gasnet ? "gasnet" : "mpi", ranks, size, o.iters, all);

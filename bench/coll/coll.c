@@ -85,12 +85,10 @@ static double mpi_loop(long iters, size_t size)
  * start together. */
 static double timed(int gasnet, long iters, size_t size)
 {
-    if (use_gasnet && !gasnet && ammpi_pause_receives(gasnetc_ep) != AMMPI_OK)
-        bench_die("pausing GASNet's endpoint failed");
+    if (use_gasnet && !gasnet) bench_gasnet_live(gasnetc_ep, 0);
     MPI_Barrier(raw_comm);
     double t = (gasnet ? gasnet_loop(iters, size) : mpi_loop(iters, size)) / (double)iters, slowest;
-    if (use_gasnet && !gasnet && ammpi_resume_receives(gasnetc_ep) != AMMPI_OK)
-        bench_die("resuming GASNet's endpoint failed");
+    if (use_gasnet && !gasnet) bench_gasnet_live(gasnetc_ep, 1);
     MPI_Allreduce(&t, &slowest, 1, MPI_DOUBLE, MPI_MAX, raw_comm);
     return slowest;
 }
