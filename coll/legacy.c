@@ -77,6 +77,16 @@ typedef struct {
     size_t pieces[]; /* taken from each rank */
 } legacy_t;
 
+/* Where rank r's block lies in src (a block per rank for scatter and
+ * exchange) and in dst (a block per rank but for scatter), and how many
+ * bytes of src each member gives on a team of n. */
+static size_t src_off(const legacy_t *x, gex_Rank_t r)
+{
+    return x->kind == SCATTER || x->kind == EXCHANGE ? r * x->nb : 0;
+}
+static size_t dst_off(const legacy_t *x, gex_Rank_t r) { return x->kind != SCATTER ? r * x->nb : 0; }
+static size_t src_bytes(const legacy_t *x, gex_Rank_t n) { return src_off(x, n - 1) + x->nb; }
+
 /* Whether this rank receives from rank i, and sends to it. */
 static int receives_from(const legacy_t *x, gex_Rank_t me, gex_Rank_t i)
 {
@@ -93,20 +103,17 @@ static int blocks_step(gasnete_coll_op_t *op, legacy_t *x)
 {
     gasneti_tm_t tm = op->tm;
     gex_Rank_t n = tm->size, me = tm->rank;
-    int per_dest = x->kind == SCATTER || x->kind == EXCHANGE; /* src holds a block per rank */
-    int per_src = x->kind != SCATTER;                         /* dst holds a block per rank */
     if (!x->b.started) {
         x->b.started = 1;
         for (gex_Rank_t k = 1; k < n; k++) {
             gex_Rank_t j = (me + k) % n;
             if (sends_to(x, me, j))
-                gasnete_coll_send_all(op, TAG_DATA, j, x->src + (per_dest ? j * x->nb : 0),
-                                      x->nb);
+                gasnete_coll_send_all(op, TAG_DATA, j, x->src + src_off(x, j), x->nb);
         }
         if (x->kind != GATHER || me == x->root) {
             if (x->kind != SCATTER || me == x->root) { /* my own block */
-                char *to = x->dst + (per_src ? me * x->nb : 0);
-                char *from = x->src + (per_dest ? me * x->nb : 0);
+                char *to = x->dst + dst_off(x, me);
+                char *from = x->src + src_off(x, me);
                 if (to != from) memcpy(to, from, x->nb);
             }
         }
@@ -117,7 +124,7 @@ static int blocks_step(gasnete_coll_op_t *op, legacy_t *x)
     for (gex_Rank_t k = 1; k < n && x->left; k++) {
         gex_Rank_t i = (me + n - k) % n;
         if (!receives_from(x, me, i) || x->pieces[i] == total) continue;
-        char *to = x->dst + (per_src ? i * x->nb : 0);
+        char *to = x->dst + dst_off(x, i);
         while (x->pieces[i] < total &&
                gasnete_coll_take_piece(op, TAG_DATA, i, to, x->nb, &off) >= 0)
             x->pieces[i]++;
@@ -174,9 +181,7 @@ static int legacy_blocks_shm(gasnete_coll_op_t *op, uint64_t n)
 {
     legacy_t *x = op->state;
     gex_Rank_t size = op->tm->size, me = op->tm->rank;
-    int per_dest = x->kind == SCATTER || x->kind == EXCHANGE; /* src holds a block per rank */
-    int per_src = x->kind != SCATTER;                         /* dst holds a block per rank */
-    size_t posted = per_dest ? x->nb * size : x->nb;
+    size_t posted = src_bytes(x, size);
     int receives = x->kind != GATHER || me == x->root;
     switch (x->phase) {
     case 0:
@@ -191,7 +196,7 @@ static int legacy_blocks_shm(gasnete_coll_op_t *op, uint64_t n)
             if (x->kind == SCATTER && i != x->root) continue;
             if (!gasnete_coll_shm_entered(op, i, n)) return 0;
             const char *from = gasnete_coll_shm_data(op, i, n, posted);
-            memcpy(x->dst + (per_src ? i * x->nb : 0), from + (per_dest ? me * x->nb : 0), x->nb);
+            memcpy(x->dst + dst_off(x, i), from + src_off(x, me), x->nb);
         }
         x->phase = 2;
         /* fall through */
@@ -204,8 +209,7 @@ static int legacy_blocks_shm(gasnete_coll_op_t *op, uint64_t n)
  * slot (used where the team has the path); returns whether it did. */
 static int legacy_blocks_shm_prepare(gasnete_coll_op_t *op, const legacy_t *x)
 {
-    int per_dest = x->kind == SCATTER || x->kind == EXCHANGE;
-    size_t posted = per_dest ? x->nb * op->tm->size : x->nb;
+    size_t posted = src_bytes(x, op->tm->size);
     if (posted > GASNETE_COLL_SHM_SLOT) return 0;
     if (x->kind != SCATTER || op->tm->rank == x->root) {
         op->shm_data = x->src;
