@@ -25,7 +25,7 @@
  * that has notified keeps forwarding rounds while it computes and polls),
  * never inside a handler; handlers only record what arrived.
  */
-#include "extended.h"
+#include "events.h"
 #include "rma.h"
 
 #include <stdlib.h>
@@ -337,7 +337,7 @@ static const char *wanted; /* GASNET_BARRIER, or NULL: SHM when possible */
 
 static void barrier_progress(void);
 
-void gasnete_barrier_init(void)
+static void barrier_init(void)
 {
     team = calloc(gasneti_nodes, sizeof *team);
     if (!team) gasneti_fatalerror("barrier: out of memory");
@@ -348,10 +348,9 @@ void gasnete_barrier_init(void)
     use_all_nodes();
     count_rounds();
     gathered[0] = gathered[1] = EMPTY;
-    gasneti_progress_register(barrier_progress);
 }
 
-void gasnete_barrier_attach(void)
+static void barrier_attach(void)
 {
     if (active) gasneti_fatalerror("a segment attach while a barrier is in progress");
     int shm_ok = shm_setup(); /* collective; on success team holds the first nodes */
@@ -481,9 +480,12 @@ int gasnet_barrier_result(int *id)
 }
 
 #define REQ4(index, fn) {index, (ammpi_handler_fn)(fn), AMMPI_SHORT | AMMPI_REQUEST, 4}
-const gasneti_handler_t gasnete_barrier_handlers[] = {
+static const gasneti_handler_t handlers[] = {
     REQ4(H_DISSEM, dissem_h),
     REQ4(H_CENTRAL_NOTIFY, central_notify_h),
     REQ4(H_CENTRAL_DONE, central_done_h),
     {0, NULL, 0, 0},
 };
+
+const gasneti_layer_t gasnete_barrier_layer = {"barrier", barrier_init, barrier_attach, handlers, NULL,
+                                             barrier_progress};

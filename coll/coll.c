@@ -452,13 +452,12 @@ void gasnete_coll_team_fini(gasneti_tm_t tm)
     pthread_mutex_unlock(&lock);
 }
 
-void gasnete_coll_init(void)
+static void coll_init(void)
 {
     early_max = (uint64_t)gasneti_getenv_size("GASNET_COLL_EARLY_MAX", (int64_t)early_max, 65536,
                                               INT64_MAX);
     gasnete_coll_team_init(gasneti_tm0);
     gasnete_coll_legacy_init(gasneti_tm0);
-    gasneti_progress_register(coll_progress);
 }
 
 /* ---- barrier */
@@ -521,7 +520,10 @@ void gex_Coll_BarrierBlocking(gex_TM_t tm, gex_Flags_t flags)
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
 }
 
-const gasneti_handler_t gasnete_coll_handlers[] = {
+static const gasneti_handler_t handlers[] = {
     {GASNETE_H_COLL, (ammpi_handler_fn)coll_h, AMMPI_MEDIUM | AMMPI_REQUEST, NARGS},
     {0, NULL, 0, 0},
 };
+
+const gasneti_layer_t gasnete_coll_layer = {"coll", coll_init, gasnete_coll_attach, handlers, NULL,
+                                          coll_progress};

@@ -30,7 +30,7 @@
 #ifndef GASNETE_COLL_H
 #define GASNETE_COLL_H
 
-#include "extended.h"
+#include "events.h"
 
 /* Per-team collective state (tm->coll). */
 struct gasnete_coll_team {
@@ -160,6 +160,8 @@ int gasnete_coll_bcast_shm_prepare(gasnete_coll_op_t *op, const gasnete_coll_bca
 #define GASNETE_COLL_SHM_STAGED_SCRATCH ((size_t)4096 * 66 + GASNETI_CACHE_LINE_BYTES)
 /* The scratch-size queries' answer for a team of size members (team.c). */
 size_t gasnete_coll_scratch_size(gex_Rank_t size, gex_Flags_t flags);
+/* At segment attach (collective): the primordial team's path (shm.c). */
+void gasnete_coll_attach(void);
 /* Gives the new teams tms[0..n) of this process the path where every
  * member has one: collective over each team (gasnete_coll_attach sets up
  * the primordial team's). */

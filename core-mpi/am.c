@@ -203,7 +203,7 @@ static int request(int category, gex_TM_t tm_, gex_Rank_t rank, gex_AM_Index_t h
         return rc;
     int32_t args[16];
     collect_args(ap, numargs, args);
-    gasnete_pack_flush(); /* puts and gets this thread issued earlier go first */
+    gasneti_flush(); /* puts and gets this thread issued earlier go first */
     /* sent with local completion on return */
     void *staged = nbytes ? stage_source(src, nbytes, category, 1, loc, dest_addr, call) : NULL;
     ammpi_msg_t m = {category, (int)loc.gex_rank, loc.gex_ep_index, tm->ep->index, handler,
@@ -232,6 +232,49 @@ int gasnetc_request(const ammpi_msg_t *m)
     if (rc == AMMPI_ERR_NOT_HERE) rc = ammpi_request(gasnetc_ep, m);
     gasnetc_in_mpi--;
     return rc;
+}
+
+/* ---- the library's own AMs */
+
+static void must(int rc, const char *what)
+{
+    if (rc == AMMPI_OK) return;
+    if (ammpi_current_token())
+        gasneti_fatalerror("a GASNet call that communicates was made inside an AM handler (the "
+                           "library's %s was refused); handlers may only reply", what);
+    gasneti_fatalerror("the library's AM %s failed: transport error %d", what, rc);
+}
+
+void gasnete_am_request(gasneti_tm_t tm, gex_EP_Location_t loc, int category, int handler,
+                        const void *src, size_t n, void *dest_addr, uint32_t *lc, int nargs, ...)
+{
+    int32_t args[16];
+    va_list ap;
+    va_start(ap, nargs);
+    for (int i = 0; i < nargs; i++) args[i] = va_arg(ap, int32_t);
+    va_end(ap);
+    ammpi_msg_t m = {category, (int)loc.gex_rank, loc.gex_ep_index, tm->ep->index, handler, src, n,
+                     dest_addr, nargs, args, 0, lc};
+    gasneti_flush(); /* puts and gets this thread issued earlier go first */
+    GASNETI_TRACE_AM("library AM Request", &m, loc.gex_rank, 0);
+    must(gasnetc_request(&m), "request");
+}
+
+void gasnete_am_reply(ammpi_token_t tok, int category, int handler, const void *src, size_t n,
+                      void *dest_addr, int nargs, ...)
+{
+    int32_t args[16];
+    va_list ap;
+    va_start(ap, nargs);
+    for (int i = 0; i < nargs; i++) args[i] = va_arg(ap, int32_t);
+    va_end(ap);
+    ammpi_msg_t m = {category, 0, 0, 0, handler, src, n, dest_addr, nargs, args, 0, NULL};
+    if (GASNETI_TS_ON('A')) {
+        ammpi_token_info_t ti;
+        ammpi_token_info(tok, &ti);
+        GASNETI_TRACE_AM("library AM Reply", &m, (unsigned)ti.src, 0);
+    }
+    must(ammpi_reply(tok, &m), "reply");
 }
 
 /* Why a token cannot reply now, or NULL. */
@@ -493,7 +536,7 @@ static gex_AM_SrcDesc_t prepare(const char *call, int category, gex_TM_t tm_, ge
         m.dest = (int)loc.gex_rank;
         m.dest_ep = loc.gex_ep_index;
         m.src_ep = tm->ep->index;
-        gasnete_pack_flush();
+        gasneti_flush();
         gasnetc_in_mpi++;
         rc = ammpi_prepare(gasnetc_ep, NULL, &m, most, &sd->prep);
         gasnetc_in_mpi--;
@@ -743,10 +786,21 @@ int gasnetc_AMCommitReplyLong_v2(gex_AM_SrcDesc_t sd, gex_AM_Index_t handler, si
 
 /* ---- polling: the network, then every registered progress hook */
 
-static gasneti_progress_fn hooks[8];
+__thread int gasneti_batched;
+
+void gasneti_flush_layers(int at_exit)
+{
+    gasneti_batched = 0; /* a layer that cannot send yet sets it again */
+    for (const gasneti_layer_t *const *l = gasneti_layers; *l; l++)
+        if ((*l)->flush) (*l)->flush(at_exit);
+}
+
+/* The progress members of the layers started so far (core.c adds each
+ * after its init), so that a poll walks only those. */
+static void (*hooks[8])(void);
 static int nhooks;
 
-void gasneti_progress_register(gasneti_progress_fn fn)
+void gasneti_progress_add(void (*fn)(void))
 {
     if (nhooks == (int)(sizeof hooks / sizeof hooks[0])) gasneti_fatalerror("too many progress hooks");
     hooks[nhooks++] = fn;
@@ -760,7 +814,7 @@ static void run_hooks(void)
 
 int gasneti_poll(void)
 {
-    gasnete_pack_flush();
+    gasneti_flush();
     gasnetc_in_mpi++;
     int rc = ammpi_poll(gasnetc_ep);
     gasneti_rma_poll();
@@ -772,7 +826,7 @@ int gasneti_poll(void)
 
 void gasneti_poll_wait(int *idle)
 {
-    gasnete_pack_flush();
+    gasneti_flush();
     gasnetc_in_mpi++;
     ammpi_poll_wait(gasnetc_ep, idle);
     gasneti_rma_poll();

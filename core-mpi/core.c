@@ -1,8 +1,9 @@
 /* Job control over MPI: the job's start-up shared by gex_Client_Init and
  * gasnet_init (MPI, the job's environment, hosts and neighbourhoods, the
- * ammpi endpoint, exit), segment attach shared by gex_Segment_Attach and
- * gasnet_attach (mapping, exchange of segment addresses, RMA backends),
- * the queries and the error names.
+ * ammpi endpoint, exit, then the layers conduit/ passes, each one's init
+ * in turn), segment attach shared by gex_Segment_Attach and gasnet_attach
+ * (mapping, exchange of segment addresses, RMA backends, then each layer's
+ * attach) and the queries.
  *
  * gex_Client_Init leaves the job ready for AMs, barriers and collectives
  * on the primordial team and ends with a barrier. gasnet_init does the
@@ -19,11 +20,7 @@
 #include "rma.h"
 #include <gasnet_tools.h>
 
-#include <ctype.h>
-#include <errno.h>
 #include <limits.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,13 +29,10 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-gex_Rank_t gasneti_mynode, gasneti_nodes;
 ammpi_ep_t *gasnetc_ep;
 MPI_Comm gasnetc_comm = MPI_COMM_NULL;
-int gasneti_init_done, gasneti_attach_done;
+int gasneti_attach_done;
 gasnet_seginfo_t *gasneti_seginfo;
-gasnet_nodeinfo_t *gasneti_nodeinfo;
-gex_Rank_t gasneti_nbrhds, gasneti_hosts;
 int gasneti_wait_mode = GASNET_WAIT_SPINBLOCK;
 void (*gasnet_client_attach_hook)(void *segbase, uintptr_t segsize);
 uint64_t gasnet_max_segsize;
@@ -51,265 +45,10 @@ extern const char *const gasneti_idents[];
 __attribute__((used)) static const char *const *const idents_kept = gasneti_idents;
 
 __thread char gasneti_threadinfo_tag;
+const gasneti_layer_t *const *gasneti_layers;
 
 static uintptr_t max_local_segsize, max_global_segsize;
 static int default_spin_polls;
-
-/* ---- errors */
-
-const char *gasnet_ErrorName(int errval)
-{
-    switch (errval) {
-    case GASNET_OK: return "GASNET_OK";
-    case GASNET_ERR_NOT_INIT: return "GASNET_ERR_NOT_INIT";
-    case GASNET_ERR_BAD_ARG: return "GASNET_ERR_BAD_ARG";
-    case GASNET_ERR_RESOURCE: return "GASNET_ERR_RESOURCE";
-    case GASNET_ERR_NOT_READY: return "GASNET_ERR_NOT_READY";
-    case GASNET_ERR_BARRIER_MISMATCH: return "GASNET_ERR_BARRIER_MISMATCH";
-    default: return "*unknown*";
-    }
-}
-
-const char *gasnet_ErrorDesc(int errval)
-{
-    switch (errval) {
-    case GASNET_OK: return "no error";
-    case GASNET_ERR_NOT_INIT: return "GASNet not initialized or not attached";
-    case GASNET_ERR_BAD_ARG: return "illegal argument to a GASNet call";
-    case GASNET_ERR_RESOURCE: return "failure of the network or a system resource";
-    case GASNET_ERR_NOT_READY: return "non-blocking operation not yet complete";
-    case GASNET_ERR_BARRIER_MISMATCH: return "barrier id or flags mismatch";
-    default: return "no description available";
-    }
-}
-
-void gasneti_fatalerror(const char *fmt, ...)
-{
-    char msg[1024];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    gasnetc_watch_quiet(); /* every node may die of the same error: no "node lost" reports */
-    gasneti_trace_fatal(msg);
-    fflush(stdout);
-    if (gasneti_init_done) gasnett_fatalerror("node %u of %u: %s", gasneti_mynode, gasneti_nodes, msg);
-    gasnett_fatalerror("%s", msg);
-}
-
-/* Whether gasneti_report prints (gex_System_SetVerboseErrors); atomic, as
- * any thread may set it. */
-static int verbose_errors = 1;
-
-int gex_System_GetVerboseErrors(void) { return __atomic_load_n(&verbose_errors, __ATOMIC_RELAXED); }
-
-void gex_System_SetVerboseErrors(int enable)
-{
-    if (enable != 0 && enable != 1)
-        gasneti_fatalerror("gex_System_SetVerboseErrors: %d (pass 1 or 0)", enable);
-    __atomic_store_n(&verbose_errors, enable, __ATOMIC_RELAXED);
-}
-
-/* Prints why a core call failed (unless the client turned verbose errors
- * off) and returns its error code. */
-int gasneti_report(const char *call, int code, const char *fmt, ...)
-{
-    if (!gex_System_GetVerboseErrors()) return code;
-    char msg[512];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof msg, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "GASNet %s on node %d: %s (%s)\n", call,
-            gasneti_init_done ? (int)gasneti_mynode : -1, msg, gasnet_ErrorName(code));
-    fflush(stderr);
-    return code;
-}
-
-/* ---- the job's environment: node 0's, broadcast at init */
-
-static char **env_vars;
-static char *env_block;
-
-/* Env decoding (the reference's, which its spawners use to pass values
- * that a shell or launcher would mangle): in every value of the job's
- * environment, %HH (two hexadecimal digits) stands for the byte 0xHH, so
- * "a%20b" is "a b" and "%25" a percent sign; a % not followed by two
- * hexadecimal digits is kept as it is. GASNET_DISABLE_ENVDECODE=yes
- * leaves every value as it came. Decoding never lengthens a value, so it
- * is done in place. */
-static void decode_environment(void)
-{
-    int disabled = gasnett_getenv_yesno_withdefault("GASNET_DISABLE_ENVDECODE", 0);
-    if (disabled) return;
-    for (char **e = env_vars; *e; e++) {
-        char *r = strchr(*e, '='), *w;
-        if (!r || !strchr(r, '%')) continue;
-        for (w = ++r; *r; r++, w++) {
-            if (r[0] == '%' && isxdigit((unsigned char)r[1]) && isxdigit((unsigned char)r[2])) {
-                char hex[3] = {r[1], r[2], 0};
-                *w = (char)strtol(hex, NULL, 16);
-                r += 2;
-            } else {
-                *w = *r;
-            }
-        }
-        *w = '\0';
-    }
-}
-
-static void snapshot_environment(void)
-{
-    extern char **environ;
-    long len = 0;
-    if (gasneti_mynode == 0)
-        for (char **e = environ; *e; e++) len += (long)strlen(*e) + 1;
-    MPI_Bcast(&len, 1, MPI_LONG, 0, gasnetc_comm);
-    env_block = malloc((size_t)len + 1);
-    if (!env_block) gasneti_fatalerror("gasnet_init: no memory for the environment");
-    if (gasneti_mynode == 0) {
-        char *p = env_block;
-        for (char **e = environ; *e; e++) p = stpcpy(p, *e) + 1;
-    }
-    MPI_Bcast(env_block, (int)len, MPI_CHAR, 0, gasnetc_comm);
-    long count = 0;
-    for (long i = 0; i < len; i++) count += env_block[i] == '\0';
-    env_vars = calloc((size_t)count + 1, sizeof *env_vars);
-    if (!env_vars) gasneti_fatalerror("gasnet_init: no memory for the environment");
-    for (long i = 0, k = 0; i < len; i += (long)strlen(env_block + i) + 1) env_vars[k++] = env_block + i;
-}
-
-char *gasnet_getenv(const char *name)
-{
-    if (!name || !*name) return NULL;
-    if (!env_vars) return getenv(name);
-    size_t n = strlen(name);
-    for (char **v = env_vars; *v; v++)
-        if (strncmp(*v, name, n) == 0 && (*v)[n] == '=') return *v + n + 1;
-    return NULL;
-}
-
-/* Settings are reported by node 0 only, when GASNET_VERBOSEENV is yes. */
-static int verboseenv(void)
-{
-    static int verbose = -1;
-    if (!gasneti_init_done) return -1;
-    if (verbose < 0) {
-        const char *v = gasnet_getenv("GASNET_VERBOSEENV");
-        verbose = gasneti_mynode == 0 && v &&
-                  (!strcasecmp(v, "y") || !strcasecmp(v, "yes") || !strcmp(v, "1"));
-    }
-    return verbose;
-}
-
-/* Every numeric setting the library reads comes through here: parsed
- * strictly (gasneti_parse_setting: no trailing junk), checked against the
- * setting's range, and fatal, naming the variable and the value, when it is
- * neither; unset or empty gives the default. */
-static int64_t getenv_number(const char *key, int64_t dflt, int64_t lo, int64_t hi, int is_size)
-{
-    const char *v = gasnett_getenv(key);
-    if (!v || !*v) {
-        gasnett_envint_display(key, dflt, 1, is_size);
-        return dflt;
-    }
-    int64_t r;
-    const char *why = gasneti_parse_setting(v, is_size, &r);
-    if (why) gasneti_fatalerror("environment variable %s='%s' %s", key, v, why);
-    if (r < lo || r > hi) {
-        char l[64], h[64];
-        gasneti_fatalerror("environment variable %s='%s' is out of range: use a %s from %s to %s",
-                           key, v, is_size ? "size" : "value",
-                           gasnett_format_number(lo, l, sizeof l, is_size),
-                           gasnett_format_number(hi, h, sizeof h, is_size));
-    }
-    gasneti_envdisplay(key, v, 0);
-    return r;
-}
-
-int64_t gasneti_getenv_int(const char *key, int64_t dflt, int64_t lo, int64_t hi)
-{
-    return getenv_number(key, dflt, lo, hi, 0);
-}
-
-int64_t gasneti_getenv_size(const char *key, int64_t dflt, int64_t lo, int64_t hi)
-{
-    return getenv_number(key, dflt, lo, hi, 1);
-}
-
-/* Whether this node is in the list ("*", or "0,2-4,6"); unset or empty: all. */
-int gasneti_getenv_nodes(const char *key)
-{
-    const char *v = gasneti_getenv_str(key, "*");
-    if (!*v || !strcmp(v, "*")) return 1;
-    int mine = 0;
-    for (const char *p = v;;) {
-        char *end;
-        errno = 0;
-        if (*p < '0' || *p > '9') goto bad;
-        unsigned long lo = strtoul(p, &end, 10), hi = lo;
-        if (*end == '-') {
-            p = end + 1;
-            if (*p < '0' || *p > '9') goto bad;
-            hi = strtoul(p, &end, 10);
-        }
-        if (errno == ERANGE || hi < lo) goto bad;
-        mine |= gasneti_mynode >= lo && gasneti_mynode <= hi;
-        if (!*end) return mine;
-        if (*end != ',') goto bad;
-        p = end + 1;
-    }
-bad:
-    gasneti_fatalerror("environment variable %s='%s' is not a list of nodes: use * or numbers "
-                       "and ranges such as 0,2-4,6", key, v);
-}
-
-#ifdef GASNET_DEBUG
-void gasneti_debug_kill_point(const char *where)
-{
-    const char *v = gasnet_getenv("GASNET_DEBUG_KILL_AT");
-    size_t n = strlen(where);
-    if (!v || strncmp(v, where, n) != 0 || v[n] != ':') return;
-    char *end;
-    long node = strtol(v + n + 1, &end, 10);
-    if (*end || end == v + n + 1) gasneti_fatalerror("GASNET_DEBUG_KILL_AT='%s': use WHERE:NODE", v);
-    if (node != (long)gasneti_mynode) return;
-    fprintf(stderr, "GASNet node %u: GASNET_DEBUG_KILL_AT=%s: killing itself\n", gasneti_mynode, v);
-    fflush(stderr);
-    raise(SIGKILL);
-}
-#endif
-
-double gasneti_getenv_seconds(const char *key, double dflt, double lo, double hi)
-{
-    const char *v = gasnett_getenv(key);
-    if (!v || !*v) {
-        gasnett_envdbl_display(key, dflt, 1);
-        return dflt;
-    }
-    char *end;
-    errno = 0;
-    double r = strtod(v, &end);
-    while (isspace((unsigned char)*end)) end++;
-    /* !(r >= lo) also refuses NaN */
-    if (end == v || *end || errno == ERANGE || !(r >= lo) || !(r <= hi))
-        gasneti_fatalerror("environment variable %s='%s' is not a number of seconds from %g to %g",
-                           key, v, lo, hi);
-    gasneti_envdisplay(key, v, 0);
-    return r;
-}
-
-int gasneti_getenv_yesno(const char *key, int dflt)
-{
-    return gasnett_getenv_yesno_withdefault(key, dflt);
-}
-
-const char *gasneti_getenv_str(const char *key, const char *dflt)
-{
-    const char *v = gasnet_getenv(key);
-    gasneti_envdisplay(key, v ? v : dflt, v == NULL);
-    return v ? v : dflt;
-}
 
 /* ---- MPI start-up */
 
@@ -517,8 +256,15 @@ static void wire_error(ammpi_ep_t *ep, int src, const char *what)
 
 /* The job's start-up, once per process: MPI, the environment, hosts, the
  * AM endpoint and the exit channel. */
+static void on_fatal(const char *msg)
+{
+    gasnetc_watch_quiet(); /* every node may die of the same error: no "node lost" reports */
+    gasneti_trace_fatal(msg);
+}
+
 static void start_job(int *argc, char ***argv)
 {
+    gasneti_fatal_hook = on_fatal;
     gasnett_backtrace_init(argv && *argv && **argv ? (*argv)[0] : "gasnet");
     int threaded = 0;
 #if defined(GASNET_PAR) || defined(GASNET_PARSYNC)
@@ -534,10 +280,7 @@ static void start_job(int *argc, char ***argv)
     MPI_Comm_size(gasnetc_comm, &size);
     gasneti_mynode = (gasnet_node_t)rank;
     gasneti_nodes = (gasnet_node_t)size;
-    snapshot_environment();
-    gasneti_tools_getenv_hook = gasnet_getenv;
-    gasneti_tools_verboseenv_hook = verboseenv;
-    decode_environment();
+    gasneti_env_init(gasnetc_comm);
     gasneti_init_done = 1;
     gasneti_trace_init();
     const char *level = getenv("GASNET_MPI_THREAD"); /* read before the job environment existed */
@@ -564,24 +307,26 @@ static void start_client(const char *name, gex_Flags_t flags)
     gasneti_ep0 = gasneti_client->eps[0];
     gasneti_tm0 = gasneti_client->tm0;
     gasnetc_in_mpi++;
-    gasnete_init();
-    gasnete_barrier_init();
-    gasnete_coll_init();
-    gasnete_vis_init();
+    for (const gasneti_layer_t *const *l = gasneti_layers; *l; l++) {
+        if ((*l)->init) (*l)->init();
+        if ((*l)->progress) gasneti_progress_add((*l)->progress); /* polls from here on run it */
+    }
     gasnetc_in_mpi--;
 }
 
-int gasnet_init(int *argc, char ***argv)
+int gasneti_legacy_init(const gasneti_layer_t *const *layers, int *argc, char ***argv)
 {
     if (gasneti_init_done)
         return gasneti_report("gasnet_init", GASNET_ERR_NOT_INIT, "called a second time");
+    gasneti_layers = layers;
     start_job(argc, argv);
     start_client("LEGACY", GEX_FLAG_USES_GASNET1 | GASNETI_FLAG_LEGACY_INIT);
     return GASNET_OK;
 }
 
-int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p, const char *clientName,
-                    int *argc, char ***argv, gex_Flags_t flags)
+int gasneti_client_init(const gasneti_layer_t *const *layers, gex_Client_t *client_p, gex_EP_t *ep_p,
+                        gex_TM_t *tm_p, const char *clientName, int *argc, char ***argv,
+                        gex_Flags_t flags)
 {
     const char *call = "gex_Client_Init";
     if (gasneti_init_done)
@@ -595,6 +340,7 @@ int gex_Client_Init(gex_Client_t *client_p, gex_EP_t *ep_p, gex_TM_t *tm_p, cons
         return gasneti_report(call, GASNET_ERR_BAD_ARG, "unknown flags 0x%x (only "
                               "GEX_FLAG_USES_GASNET1 and GEX_FLAG_DEFER_THREADS are defined)",
                               (unsigned)(flags & ~known));
+    gasneti_layers = layers;
     start_job(argc, argv);
     start_client(clientName, flags);
     *client_p = gasneti_client;
@@ -762,8 +508,8 @@ static void segment_finish(void)
 {
     gasnetc_in_mpi++;
     gasneti_rma_attach();
-    gasnete_barrier_attach();
-    gasnete_coll_attach();
+    for (const gasneti_layer_t *const *l = gasneti_layers; *l; l++)
+        if ((*l)->attach) (*l)->attach();
     gasneti_attach_done = 1;
     gasneti_trace_attach();
     MPI_Barrier(gasnetc_comm);

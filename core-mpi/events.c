@@ -166,7 +166,7 @@ static int try_event(gex_Event_t ev, const char *call)
 
 int gasnete_test_one(gex_Event_t ev, const char *call)
 {
-    gasnete_pack_flush(); /* an op in this thread's batch completes only once it is sent */
+    gasneti_flush(); /* an op in this thread's batch completes only once it is sent */
     return try_event(ev, call) ? GASNET_OK : GASNET_ERR_NOT_READY;
 }
 
@@ -179,7 +179,7 @@ int gasnete_test_one(gex_Event_t ev, const char *call)
 static size_t sweep(gex_Event_t *ev, size_t n, size_t *completed, const char *call)
 {
     size_t left = 0;
-    gasnete_pack_flush();
+    gasneti_flush();
     if (n && !ev) gasneti_fatalerror("%s: NULL event array of %zu entries", call, n);
     for (size_t i = 0; i < n; i++) {
         if (ev[i] == GEX_EVENT_INVALID || !is_leaf(ev[i])) continue;
@@ -344,7 +344,7 @@ static int nbi_idle(void)
 int gasnete_nbi_test(gex_EC_t mask, const char *call)
 {
     check_no_region(call);
-    gasnete_pack_flush();
+    gasneti_flush();
     return nbi_pending(mask) ? GASNET_ERR_NOT_READY : GASNET_OK;
 }
 

@@ -317,7 +317,7 @@ void gasnet_exit(int code)
         fflush(NULL);
         _exit(code);
     }
-    gasnete_pack_flush_exit(); /* what this thread issued still goes out, if it can */
+    if (gasneti_batched) gasneti_flush_layers(1); /* what this thread batched still goes out, if it can */
     do_exit(code, (int)gasneti_mynode);
 }
 

@@ -1,6 +1,7 @@
-/* Internal declarations shared by the layers of the library: core-mpi
- * (gasnetc_), extended, barrier and coll (gasnete_), core-native, and
- * common helpers (gasneti_). Not installed.
+/* Internal declarations of the core (core-mpi, gasnetc_ and gasneti_)
+ * for the layers above it (extended, barrier, coll, ratomic: gasnete_),
+ * the RMA backends (core-native) and memory kinds; the base they all use
+ * is base/base.h. Not installed.
  *
  * OBJECTS. The EX objects are the engine; GASNet-1 is a layer over the
  * first client's primordial ones (include/gasnet.h).
@@ -29,6 +30,7 @@
 #include <mpi.h>
 
 #include "ammpi.h"
+#include "base.h"
 #include "trace.h"
 
 /* ---- objects */
@@ -153,43 +155,9 @@ void gasneti_tm_free(gasneti_tm_t tm);
 /* ---- job state (core.c) */
 extern ammpi_ep_t *gasnetc_ep;
 extern MPI_Comm gasnetc_comm;  /* GASNet's own dup of MPI_COMM_WORLD */
-extern int gasneti_init_done;  /* the job is up (a client exists) */
 extern int gasneti_attach_done; /* the primordial segment is attached (RMA backends up) */
 extern gasnet_seginfo_t *gasneti_seginfo;   /* every node's primordial segment */
-extern gasnet_nodeinfo_t *gasneti_nodeinfo; /* every node's host and neighbourhood */
-extern gex_Rank_t gasneti_nbrhds, gasneti_hosts; /* how many of each */
 extern int gasneti_wait_mode;
-
-/* Prints "*** FATAL ERROR: node N of M: ..." and aborts the whole job. */
-void gasneti_fatalerror(const char *fmt, ...)
-    __attribute__((__noreturn__, __format__(__printf__, 1, 2)));
-/* Prints "GASNet <call> on node N: <why> (<code name>)" and returns code. */
-int gasneti_report(const char *call, int code, const char *fmt, ...)
-    __attribute__((__format__(__printf__, 3, 4)));
-
-/* Environment from the job's launch (node 0's), reported under
- * GASNET_VERBOSEENV with its value and whether it was the default. */
-/* Tests only (debug builds): GASNET_DEBUG_KILL_AT=WHERE:NODE makes node
- * NODE kill itself with SIGKILL when it reaches the point named WHERE, so
- * that a test can lose a node at a chosen moment (core.c). Points: shm
- * (the shm backend's attach, its objects made, its neighbours not yet
- * mapped them) and shmam (the same for the AM rings at init). */
-#ifdef GASNET_DEBUG
-void gasneti_debug_kill_point(const char *where);
-#else
-#define gasneti_debug_kill_point(where) ((void)0)
-#endif
-
-/* Numeric settings: strict, in [lo, hi], else fatal naming the variable
- * and the value; unset or empty gives dflt (core.c). */
-int64_t gasneti_getenv_int(const char *key, int64_t dflt, int64_t lo, int64_t hi);
-int64_t gasneti_getenv_size(const char *key, int64_t dflt, int64_t lo, int64_t hi); /* 16K, 2M... */
-/* Whether this node is in a list setting ("*", or "0,2-4,6"; unset or
- * empty: every node); anything else is fatal, naming the variable. */
-int gasneti_getenv_nodes(const char *key);
-double gasneti_getenv_seconds(const char *key, double dflt, double lo, double hi);
-int gasneti_getenv_yesno(const char *key, int dflt);
-const char *gasneti_getenv_str(const char *key, const char *dflt);
 
 /* ---- handlers. Core: 1..63, extended, barriers and collectives: 64..127,
  * client: 128..255. Each layer lists its handlers in a table ended by
@@ -200,33 +168,75 @@ typedef struct {
     unsigned accepts; /* AMMPI_SHORT.. | AMMPI_REQUEST/REPLY */
     int nargs;
 } gasneti_handler_t;
-extern const gasneti_handler_t gasnete_handlers[];
-extern const gasneti_handler_t gasnete_barrier_handlers[];
-extern const gasneti_handler_t gasnete_coll_handlers[];
-extern const gasneti_handler_t gasnete_ad_handlers[];
-extern const gasneti_handler_t gasnete_vis_handlers[];
-extern const gasneti_handler_t gasnete_segq_handlers[];
-extern const gasneti_handler_t gasnete_pack_handlers[];
 
-/* ---- layer start-up */
-void gasnete_init(void);            /* at client creation, every node */
-void gasnete_barrier_init(void);    /* at client creation (collective) */
-void gasnete_barrier_attach(void);  /* at segment attach (collective): SHM if possible */
-void gasnete_coll_init(void);       /* at client creation */
-void gasnete_coll_attach(void);     /* at segment attach (collective): the shared-memory path */
-void gasnete_vis_init(void);        /* at client creation */
-/* Sends the calling thread's batch of packed puts and gets (extended/pack.c),
- * if it has one: before it polls, tests, sends another AM or exits. */
-void gasnete_pack_flush(void);
-void gasnete_pack_flush_exit(void); /* gasnet_exit: only if it can go without waiting */
+/* Pointers and 64-bit values travel as two handler arguments, high word first. */
+#define GASNETE_HI(p) ((gex_AM_Arg_t)(uint32_t)((uint64_t)(uintptr_t)(p) >> 32))
+#define GASNETE_LO(p) ((gex_AM_Arg_t)(uint32_t)(uintptr_t)(p))
+#define GASNETE_PTR(hi, lo) ((void *)(uintptr_t)(((uint64_t)(uint32_t)(hi) << 32) | (uint32_t)(lo)))
+#define GASNETE_U64(hi, lo) (((uint64_t)(uint32_t)(hi) << 32) | (uint32_t)(lo))
+
+/* Handler indices of the library's layers, in one place so that no two
+ * overlap: each layer owns a range. */
+enum {
+    GASNETE_H_PUT_MEDIUM = 64, GASNETE_H_PUT_LONG, GASNETE_H_ACK, GASNETE_H_GET, /* 64..79 */
+    GASNETE_H_GET_MEDIUM_REPLY, GASNETE_H_GET_LONG_REPLY, GASNETE_H_MEMSET,
+    GASNETE_H_PUT_VAL, GASNETE_H_GET_VAL, GASNETE_H_GET_VAL_REPLY,
+    GASNETE_H_PACK, GASNETE_H_PACK_ACK, GASNETE_H_PACK_DATA,
+    GASNETE_H_BARRIER = 80, /* 80..95: barriers */
+    GASNETE_H_COLL = 96,    /* 96..103: collectives */
+    GASNETE_H_AD = 104,     /* 104..111: remote atomics */
+    GASNETE_H_AD_REQUEST = GASNETE_H_AD, GASNETE_H_AD_DONE, GASNETE_H_AD_RESULT,
+    GASNETE_H_VIS = 112,    /* 112..119: VIS */
+    GASNETE_H_VIS_FETCH = GASNETE_H_VIS + 5, /* takes back a pointer (the fuzz harnesses skip it) */
+    GASNETE_H_MK = 120,     /* 120..127: endpoints and memory kinds */
+    GASNETE_H_SEGQ = 126, GASNETE_H_SEGQ_REPLY = 127 /* segquery.c */
+};
+
+/* ---- the layers above the core (extended, barrier, coll, ratomic): each
+ * fills one of these, and conduit/conduit.c hands the list, in start-up
+ * order, to gasneti_client_init. The core walks the list and names no
+ * layer. Any member may be NULL. */
+typedef struct {
+    const char *name;
+    void (*init)(void);   /* at client creation, every node (collective) */
+    void (*attach)(void); /* at segment attach, after the RMA backends (collective) */
+    const gasneti_handler_t *handlers; /* registered on every endpoint */
+    /* Sends what the calling thread batched (see gasneti_batched); at_exit:
+     * only what can go without waiting. */
+    void (*flush)(int at_exit);
+    void (*progress)(void); /* on every poll, after the network's messages */
+} gasneti_layer_t;
+
+/* Set by a layer when the calling thread has batched work to send; every
+ * poll, wait, completion test and AM request sends it first (the flush
+ * members). A flag the core tests inline, so the common case (nothing
+ * batched) costs a load. */
+extern __thread int gasneti_batched;
+void gasneti_flush_layers(int at_exit);
+static inline void gasneti_flush(void)
+{
+    if (__builtin_expect(gasneti_batched, 0)) gasneti_flush_layers(0);
+}
 /* Turns packing on or off at run time (benchmarks compare the two in one
- * job); the calling thread's batch is sent first. */
+ * job); the calling thread's batch is sent first (extended/pack.c). */
 void gasnete_pack_enable(int on);
 
-/* ---- progress: every poll runs the registered hooks (barrier,
- * collectives, RMA backends) after the network's messages. */
-typedef void (*gasneti_progress_fn)(void);
-void gasneti_progress_register(gasneti_progress_fn fn);
+/* The library's own AMs (layers' handlers only: no checks), from tm's
+ * endpoint to the member at loc; lc as for ammpi_msg_t. Fatal on failure
+ * (am.c). */
+void gasnete_am_request(gasneti_tm_t tm, gex_EP_Location_t loc, int category, int handler,
+                        const void *src, size_t n, void *dest_addr, uint32_t *lc, int nargs, ...);
+void gasnete_am_reply(ammpi_token_t tok, int category, int handler, const void *src, size_t n,
+                      void *dest_addr, int nargs, ...);
+
+/* The layers, as gasneti_client_init received them (NULL-terminated). */
+extern const gasneti_layer_t *const *gasneti_layers;
+void gasneti_progress_add(void (*fn)(void)); /* core.c, as each layer starts */
+/* The entry points (conduit/conduit.c) pass the layers in start-up order. */
+int gasneti_legacy_init(const gasneti_layer_t *const *layers, int *argc, char ***argv);
+int gasneti_client_init(const gasneti_layer_t *const *layers, gex_Client_t *client_p, gex_EP_t *ep_p,
+                        gex_TM_t *tm_p, const char *clientName, int *argc, char ***argv,
+                        gex_Flags_t flags);
 /* Sends a request the caller has checked: through the shared-memory rings
  * where they serve its destination, else through ammpi. An ammpi code. */
 int gasnetc_request(const ammpi_msg_t *m);

@@ -157,22 +157,12 @@ gasneti_client_t gasneti_client_create(const char *name, gex_Flags_t flags)
     return c;
 }
 
-/* Every layer's handler table: each endpoint serves them all, whether or
- * not this process uses the layer (peers may). */
-static const gasneti_handler_t *const internal_tables[] = {
-    gasnete_handlers,
-    gasnete_barrier_handlers,
-    gasnete_coll_handlers,
-    gasnete_ad_handlers,
-    gasnete_vis_handlers,
-    gasnete_segq_handlers,
-    gasnete_pack_handlers,
-};
-
+/* Every layer's handlers: each endpoint serves them all, whether or not
+ * this process uses the layer (peers may). */
 void gasneti_register_internal(gasneti_ep_t ep)
 {
-    for (size_t i = 0; i < sizeof internal_tables / sizeof internal_tables[0]; i++)
-        for (const gasneti_handler_t *h = internal_tables[i]; h->index; h++)
+    for (const gasneti_layer_t *const *l = gasneti_layers; *l; l++)
+        for (const gasneti_handler_t *h = (*l)->handlers; h && h->index; h++)
             ammpi_register(gasnetc_ep, ep->index, h->index, h->fn, h->accepts, h->nargs);
 }
 

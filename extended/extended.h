@@ -47,33 +47,4 @@ int gasnete_pack_get(gasnete_op_t *op, gasneti_tm_t tm, gex_EP_Location_t loc, v
  * the sender and the ticket). */
 #include "ticket.h"
 
-/* Pointers and 64-bit values travel as two handler arguments, high word first. */
-#define GASNETE_HI(p) ((gex_AM_Arg_t)(uint32_t)((uint64_t)(uintptr_t)(p) >> 32))
-#define GASNETE_LO(p) ((gex_AM_Arg_t)(uint32_t)(uintptr_t)(p))
-#define GASNETE_PTR(hi, lo) ((void *)(uintptr_t)(((uint64_t)(uint32_t)(hi) << 32) | (uint32_t)(lo)))
-#define GASNETE_U64(hi, lo) (((uint64_t)(uint32_t)(hi) << 32) | (uint32_t)(lo))
-
-/* Handler indices of the library's layers: each owns a range. */
-enum {
-    GASNETE_H_PUT_MEDIUM = 64, GASNETE_H_PUT_LONG, GASNETE_H_ACK, GASNETE_H_GET, /* 64..79 */
-    GASNETE_H_GET_MEDIUM_REPLY, GASNETE_H_GET_LONG_REPLY, GASNETE_H_MEMSET,
-    GASNETE_H_PUT_VAL, GASNETE_H_GET_VAL, GASNETE_H_GET_VAL_REPLY,
-    GASNETE_H_PACK, GASNETE_H_PACK_ACK, GASNETE_H_PACK_DATA,
-    GASNETE_H_BARRIER = 80, /* 80..95: barriers */
-    GASNETE_H_COLL = 96,    /* 96..103: collectives */
-    GASNETE_H_AD = 104,     /* 104..111: remote atomics */
-    GASNETE_H_AD_REQUEST = GASNETE_H_AD, GASNETE_H_AD_DONE, GASNETE_H_AD_RESULT,
-    GASNETE_H_VIS = 112,    /* 112..119: VIS */
-    GASNETE_H_VIS_FETCH = GASNETE_H_VIS + 5, /* takes back a pointer (the fuzz harnesses skip it) */
-    GASNETE_H_MK = 120,     /* 120..127: endpoints and memory kinds */
-    GASNETE_H_SEGQ = 126, GASNETE_H_SEGQ_REPLY = 127 /* segquery.c */
-};
-
-/* Sends an AM from tm's endpoint to the member at loc (library handlers
- * only: no checks); lc as for ammpi_msg_t. Fatal on failure. */
-void gasnete_am_request(gasneti_tm_t tm, gex_EP_Location_t loc, int category, int handler,
-                        const void *src, size_t n, void *dest_addr, uint32_t *lc, int nargs, ...);
-void gasnete_am_reply(ammpi_token_t tok, int category, int handler, const void *src, size_t n,
-                      void *dest_addr, int nargs, ...);
-
 #endif

@@ -144,7 +144,7 @@ static batch_t *my_batch(void)
 
 void gasnete_pack_enable(int on)
 {
-    gasnete_pack_flush();
+    gasneti_flush();
     __atomic_store_n(&item_max, on ? item_max_on : 0, __ATOMIC_RELAXED);
 }
 
@@ -152,7 +152,10 @@ void gasnete_pack_enable(int on)
  * once is dropped: the peer may be exiting too, and never return a credit. */
 static void send_batch(batch_t *b, int immediate)
 {
-    if (ammpi_current_token()) return; /* a handler cannot send requests: the next poll will */
+    if (ammpi_current_token()) { /* a handler cannot send requests: the next poll will */
+        gasneti_batched = 1;
+        return;
+    }
     settle_t *s = b->s;
     uint64_t k = gasnete_ticket_issue(GASNETE_TK_PACK, b->loc.gex_rank, s, 0, 0);
     int32_t args[3] = {GASNETE_HI(k), GASNETE_LO(k), (int32_t)s->get_bytes};
@@ -170,20 +173,15 @@ static void send_batch(batch_t *b, int immediate)
     settle_put(s);
 }
 
-void gasnete_pack_flush(void)
+static void pack_flush(int at_exit)
 {
-    if (mine && mine->used) send_batch(mine, 0);
-}
-
-void gasnete_pack_flush_exit(void)
-{
-    if (mine && mine->used) send_batch(mine, 1);
+    if (mine && mine->used) send_batch(mine, at_exit);
 }
 
 static void thread_ends(void *p)
 {
     batch_t *b = p;
-    if (b->used && gasneti_init_done) gasnete_pack_flush();
+    if (b->used && gasneti_init_done) send_batch(b, 0);
     free(b->buf);
     free(b);
     mine = NULL;
@@ -198,12 +196,13 @@ static batch_t *room_for(gasneti_tm_t tm, gex_EP_Location_t loc, size_t bytes, s
     if (b->used && (b->tm->ep != tm->ep || b->loc.gex_rank != loc.gex_rank ||
                     b->loc.gex_ep_index != loc.gex_ep_index || b->used + bytes > pack_max ||
                     b->s->get_bytes + get > pack_max || b->s->nruns == max_records)) {
-        gasnete_pack_flush();
+        send_batch(b, 0);
         if (b->used) /* still open: refused inside a handler */
             gasneti_fatalerror("a GASNet put or get was made inside an AM handler; handlers may "
                                "only reply");
     }
     if (!b->used) {
+        gasneti_batched = 1; /* the core sends it before the thread polls, waits or sends an AM */
         b->s = settle_get();
         b->tm = tm;
         b->loc = loc;
@@ -367,9 +366,11 @@ static void pack_data_h(ammpi_token_t tok, void *buf, size_t n, int32_t k_hi, in
 
 #define REQ(index, fn, cat, n) {index, (ammpi_handler_fn)(fn), (cat) | AMMPI_REQUEST, n}
 #define REP(index, fn, cat, n) {index, (ammpi_handler_fn)(fn), (cat) | AMMPI_REPLY, n}
-const gasneti_handler_t gasnete_pack_handlers[] = {
+static const gasneti_handler_t handlers[] = {
     REQ(GASNETE_H_PACK, pack_h, AMMPI_MEDIUM | AMMPI_PRIVATE, 3), /* parses its records */
     REP(GASNETE_H_PACK_ACK, pack_ack_h, AMMPI_SHORT, 2),
     REP(GASNETE_H_PACK_DATA, pack_data_h, AMMPI_MEDIUM, 2),
     {0, NULL, 0, 0},
 };
+
+const gasneti_layer_t gasnete_pack_layer = {"pack", NULL, NULL, handlers, pack_flush, NULL};

@@ -46,7 +46,6 @@
 #include "rma.h"
 #include "memkind.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -55,55 +54,12 @@ static int get_long_reply;
 #define PUT_CHUNK ((size_t)AMMPI_MAX_LONG_REQUEST)
 #define GET_CHUNK (GASNETI_AM_MAX_PAYLOAD & ~(size_t)63)
 
-void gasnete_init(void)
+static void putget_init(void)
 {
     put_medium_max = (size_t)gasneti_getenv_size("GASNET_PUT_MEDIUM_MAX", 512, 0,
                                                  (int64_t)GASNETI_AM_MAX_PAYLOAD);
     get_long_reply = gasneti_getenv_yesno("GASNET_GET_LONG_REPLY", 1);
     gasnete_pack_init(put_medium_max);
-}
-
-/* ---- the library's own AMs */
-
-static void must(int rc, const char *what)
-{
-    if (rc == AMMPI_OK) return;
-    if (ammpi_current_token())
-        gasneti_fatalerror("a GASNet call that communicates was made inside an AM handler (the "
-                           "library's %s was refused); handlers may only reply", what);
-    gasneti_fatalerror("the library's AM %s failed: transport error %d", what, rc);
-}
-
-void gasnete_am_request(gasneti_tm_t tm, gex_EP_Location_t loc, int category, int handler,
-                        const void *src, size_t n, void *dest_addr, uint32_t *lc, int nargs, ...)
-{
-    int32_t args[16];
-    va_list ap;
-    va_start(ap, nargs);
-    for (int i = 0; i < nargs; i++) args[i] = va_arg(ap, int32_t);
-    va_end(ap);
-    ammpi_msg_t m = {category, (int)loc.gex_rank, loc.gex_ep_index, tm->ep->index, handler, src, n,
-                     dest_addr, nargs, args, 0, lc};
-    gasnete_pack_flush(); /* puts and gets this thread issued earlier go first */
-    GASNETI_TRACE_AM("library AM Request", &m, loc.gex_rank, 0);
-    must(gasnetc_request(&m), "request");
-}
-
-void gasnete_am_reply(ammpi_token_t tok, int category, int handler, const void *src, size_t n,
-                      void *dest_addr, int nargs, ...)
-{
-    int32_t args[16];
-    va_list ap;
-    va_start(ap, nargs);
-    for (int i = 0; i < nargs; i++) args[i] = va_arg(ap, int32_t);
-    va_end(ap);
-    ammpi_msg_t m = {category, 0, 0, 0, handler, src, n, dest_addr, nargs, args, 0, NULL};
-    if (GASNETI_TS_ON('A')) {
-        ammpi_token_info_t ti;
-        ammpi_token_info(tok, &ti);
-        GASNETI_TRACE_AM("library AM Reply", &m, (unsigned)ti.src, 0);
-    }
-    must(ammpi_reply(tok, &m), "reply");
 }
 
 /* ---- checks */
@@ -641,7 +597,7 @@ static void get_val_reply_h(ammpi_token_t tok, int32_t v_hi, int32_t v_lo, int32
 
 #define REQ(index, fn, cat, n) {index, (ammpi_handler_fn)(fn), (cat) | AMMPI_REQUEST, n}
 #define REP(index, fn, cat, n) {index, (ammpi_handler_fn)(fn), (cat) | AMMPI_REPLY, n}
-const gasneti_handler_t gasnete_handlers[] = {
+static const gasneti_handler_t handlers[] = {
     REQ(GASNETE_H_PUT_MEDIUM, put_medium_h, AMMPI_MEDIUM, 4),
     REQ(GASNETE_H_PUT_LONG, put_long_h, AMMPI_LONG, 2),
     REP(GASNETE_H_ACK, ack_h, AMMPI_SHORT, 2),
@@ -654,3 +610,5 @@ const gasneti_handler_t gasnete_handlers[] = {
     REP(GASNETE_H_GET_VAL_REPLY, get_val_reply_h, AMMPI_SHORT, 4),
     {0, NULL, 0, 0},
 };
+
+const gasneti_layer_t gasnete_putget_layer = {"putget", putget_init, NULL, handlers, NULL, NULL};

@@ -85,8 +85,10 @@ static void segq_reply_h(ammpi_token_t tok, int32_t q_hi, int32_t q_lo, int32_t 
     gasnete_complete(t);
 }
 
-const gasneti_handler_t gasnete_segq_handlers[] = {
+static const gasneti_handler_t handlers[] = {
     {GASNETE_H_SEGQ, (ammpi_handler_fn)segq_h, AMMPI_SHORT | AMMPI_REQUEST, 2},
     {GASNETE_H_SEGQ_REPLY, (ammpi_handler_fn)segq_reply_h, AMMPI_SHORT | AMMPI_REPLY, 6},
     {0, NULL, 0, 0},
 };
+
+const gasneti_layer_t gasnete_segquery_layer = {"segquery", NULL, NULL, handlers, NULL, NULL};

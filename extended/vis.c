@@ -1267,10 +1267,9 @@ static gex_Event_t strided(const char *call, int form, int is_put, gex_TM_t tm, 
     return run(&v);
 }
 
-void gasnete_vis_init(void)
+static void vis_init(void)
 {
     pack_max = (size_t)gasneti_getenv_size("GASNET_VIS_PACK_MAX", 16384, 0, (int64_t)1 << 30);
-    gasneti_progress_register(pc_progress);
 }
 
 /* ---- EX entry points */
@@ -1617,7 +1616,7 @@ void gasnet_gets_nbi_bulk(void *dstaddr, const size_t dststrides[], gasnet_node_
 
 #define REQ(index, fn, cat, n) {index, (ammpi_handler_fn)(fn), (cat) | AMMPI_REQUEST, n}
 #define REP(index, fn, cat, n) {index, (ammpi_handler_fn)(fn), (cat) | AMMPI_REPLY, n}
-const gasneti_handler_t gasnete_vis_handlers[] = {
+static const gasneti_handler_t handlers[] = {
     REQ(H_PUT, put_h, AMMPI_MEDIUM | AMMPI_PRIVATE, 3), /* parse their descriptors */
     REP(H_ACK, ack_h, AMMPI_SHORT, 2),
     REQ(H_GET, get_h, AMMPI_MEDIUM | AMMPI_PRIVATE, 7),
@@ -1626,3 +1625,5 @@ const gasneti_handler_t gasnete_vis_handlers[] = {
     REQ(H_PC_FETCH, pc_fetch_h, AMMPI_SHORT, 2),
     {0, NULL, 0, 0},
 };
+
+const gasneti_layer_t gasnete_vis_layer = {"vis", vis_init, NULL, handlers, NULL, pc_progress};

@@ -6,7 +6,7 @@
  * operation of a domain is atomic with every other operation of that
  * domain on the same word, whichever rank or thread issues it. There are
  * no blocking forms: wait on the NB event. The mechanism is in
- * extended/ratomic.c.
+ * ratomic/ratomic.c.
  */
 #ifndef _GASNET_RATOMIC_H
 #define _GASNET_RATOMIC_H

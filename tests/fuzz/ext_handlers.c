@@ -75,11 +75,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
          -1, 0);
     mmap(seg + si.size, FUZZ_GUARD, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE,
          -1, 0);
-    add_requests(gasnete_handlers);
-    add_requests(gasnete_barrier_handlers);
-    add_requests(gasnete_coll_handlers);
-    add_requests(gasnete_ad_handlers);
-    add_requests(gasnete_vis_handlers);
+    static const char *const fuzzed[] = {"putget", "barrier", "coll", "ratomic", "vis"};
+    for (const gasneti_layer_t *const *l = gasneti_layers; *l; l++)
+        for (size_t i = 0; i < sizeof fuzzed / sizeof fuzzed[0]; i++)
+            if (!strcmp((*l)->name, fuzzed[i])) add_requests((*l)->handlers);
     return 0;
 }
 

@@ -57,6 +57,7 @@
  * records only.
  */
 #include "coll.h"
+#include "extended.h"
 #include "rma.h"
 
 #include <gasnet_ratomic.h>
@@ -595,9 +596,11 @@ static void ad_result_h(ammpi_token_t tok, int32_t v_hi, int32_t v_lo, int32_t k
     gasnete_complete_kept(k.target);
 }
 
-const gasneti_handler_t gasnete_ad_handlers[] = {
+static const gasneti_handler_t handlers[] = {
     {GASNETE_H_AD_REQUEST, (ammpi_handler_fn)ad_request_h, AMMPI_SHORT | AMMPI_REQUEST, 9},
     {GASNETE_H_AD_DONE, (ammpi_handler_fn)ad_done_h, AMMPI_SHORT | AMMPI_REPLY, 2},
     {GASNETE_H_AD_RESULT, (ammpi_handler_fn)ad_result_h, AMMPI_SHORT | AMMPI_REPLY, 5},
     {0, NULL, 0, 0},
 };
+
+const gasneti_layer_t gasnete_ratomic_layer = {"ratomic", NULL, NULL, handlers, NULL, NULL};
