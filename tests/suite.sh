@@ -11,6 +11,8 @@ FULL=0
 # every source folder's README has a line for each of its files, and none
 # for a file it lacks (scripts/check-readmes.sh)
 [ "$FLAVOR" = opt ] && s readmes -- scripts/check-readmes.sh
+# no two folders depend on each other (scripts/check-layers.py)
+[ "$FLAVOR" = opt ] && s layers -- scripts/check-layers.py "$B"
 
 # ThreadSanitizer runs only the multi-threaded tests: the last section.
 if [ "$FLAVOR" != tsan ]; then
