@@ -183,6 +183,12 @@ typedef struct ammpi_msg {
     uint32_t *lc;
 } ammpi_msg_t;
 int ammpi_request(ammpi_ep_t *ep, const ammpi_msg_t *m);
+/* The same for a caller that has checked m against ammpi's limits (the
+ * GASNet core checks every AM it sends): only the refusal inside a handler
+ * is kept, and the message goes to its channel or MPI without a second set
+ * of checks (a Short request through the shared-memory rings: about 50
+ * instructions fewer). */
+int ammpi_request_checked(ammpi_ep_t *ep, const ammpi_msg_t *m);
 int ammpi_reply(ammpi_token_t tok, const ammpi_msg_t *m);
 
 /* Negotiated payload. ammpi_prepare takes what a request needs (a credit
@@ -222,7 +228,7 @@ int ammpi_reply_long(ammpi_token_t tok, int handler, const void *src,
                      size_t nbytes, void *dest_addr, int nargs, const int32_t *args);
 
 /* Channels: other ways to reach some peers (shared-memory queues between
- * the processes of a host, core-native/shmam.c). Messages to a peer a
+ * the processes of a host, shmam/shmam.c). Messages to a peer a
  * channel serves are handed to its send (instead of MPI); messages it
  * receives are given to ammpi_deliver, which validates and dispatches them
  * like ammpi's own, and a handler's reply goes back through the same
@@ -239,13 +245,20 @@ int ammpi_reply_long(ammpi_token_t tok, int handler, const void *src,
  *   awaiting: per peer, the requests sent to it through the channel that
  *         a reply may still answer (the channel adds one per request it
  *         sends; ammpi_deliver takes one per reply and rejects a reply
- *         when none is left), or NULL: replies unchecked. */
+ *         when none is left), or NULL: replies unchecked.
+ *   in_place: whether send writes a Long payload of n bytes for addr of
+ *         dest's endpoint dest_ep straight into its destination (so a
+ *         sender need not stage it), or NULL: never. */
 typedef struct ammpi_channel ammpi_channel_t;
 struct ammpi_channel {
     int (*send)(ammpi_channel_t *ch, const struct ammpi_msg *m, int dest, int dest_ep, int is_reply);
     int (*poll)(ammpi_channel_t *ch);
     unsigned *awaiting;
+    int (*in_place)(ammpi_channel_t *ch, int dest, int dest_ep, const void *addr, size_t n);
 };
+/* The channel's in_place for the way a Long goes: the reply to tok, or
+ * (tok NULL) a request to dest. 0 where MPI carries it. */
+int ammpi_in_place(ammpi_ep_t *ep, ammpi_token_t tok, int dest, int dest_ep, const void *addr, size_t n);
 /* Routes messages to every peer p with peers[p] != 0 through ch. */
 int ammpi_add_channel(ammpi_ep_t *ep, ammpi_channel_t *ch, const unsigned char *peers);
 /* The wire form of a message, for channels: ammpi_wire_size(m, inplace)

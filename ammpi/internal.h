@@ -81,7 +81,7 @@
  * requests and C replies per peer wait for a payload. Through a channel a
  * reply is accepted only while the channel counts a request to its sender
  * awaiting one (ammpi_channel_t.awaiting); the channel's own buffers are
- * its bound (core-native/shmam.c).
+ * its bound (shmam/shmam.c).
  */
 #ifndef AMMPI_INTERNAL_H
 #define AMMPI_INTERNAL_H

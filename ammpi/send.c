@@ -305,7 +305,7 @@ static int loop_poll(ammpi_channel_t *ch)
     return 0; /* nothing is ever queued */
 }
 
-void ammpi_loop_init(ammpi_ep_t *ep) { ep->loop = (ammpi_channel_t){loop_send, loop_poll, NULL}; /* (its replies are this process's own) */ }
+void ammpi_loop_init(ammpi_ep_t *ep) { ep->loop = (ammpi_channel_t){loop_send, loop_poll, NULL, NULL}; /* (its replies are this process's own) */ }
 
 /* The channel a request takes, or NULL (MPI). */
 static ammpi_channel_t *route(ammpi_ep_t *ep, const ammpi_msg_t *m)
@@ -314,12 +314,13 @@ static ammpi_channel_t *route(ammpi_ep_t *ep, const ammpi_msg_t *m)
     return ep->channel_of ? ep->channel_of[m->dest] : NULL;
 }
 
-/* async: a separate payload may still be read after return (tracked by
- * m->lc when set); otherwise the call waits until MPI is done with it. */
-static int request(ammpi_ep_t *ep, const ammpi_msg_t *m, int async)
+/* The one dispatch of a checked request: the channel that serves its
+ * destination, else MPI. async: a separate payload may still be read after
+ * return (tracked by m->lc when set); otherwise the call waits until MPI
+ * is done with it. */
+static int send_request(ammpi_ep_t *ep, const ammpi_msg_t *m, int async)
 {
-    int rc = check_request(ep, m);
-    if (rc != AMMPI_OK) return rc;
+    int rc;
     ammpi_channel_t *ch = route(ep, m);
     if (ch && (rc = ch->send(ch, m, m->dest, m->dest_ep, 0)) != AMMPI_ERR_NOT_HERE) return rc;
     LOCK(ep);
@@ -447,7 +448,19 @@ void ammpi_cancel(ammpi_prep_t *p)
     UNLOCK(ep);
 }
 
+static int request(ammpi_ep_t *ep, const ammpi_msg_t *m, int async)
+{
+    int rc = check_request(ep, m);
+    return rc != AMMPI_OK ? rc : send_request(ep, m, async);
+}
+
 int ammpi_request(ammpi_ep_t *ep, const ammpi_msg_t *m) { return request(ep, m, m->lc != NULL); }
+
+int ammpi_request_checked(ammpi_ep_t *ep, const ammpi_msg_t *m)
+{
+    if (ammpi_in_handler()) return AMMPI_ERR_BAD_ARG;
+    return send_request(ep, m, m->lc != NULL);
+}
 
 #define MSG(cat, ...) (&(const ammpi_msg_t){.category = (cat), __VA_ARGS__})
 
@@ -497,6 +510,12 @@ int ammpi_reply_long(ammpi_token_t tok, int handler, const void *src, size_t nby
 }
 
 /* ---- channels */
+
+int ammpi_in_place(ammpi_ep_t *ep, ammpi_token_t tok, int dest, int dest_ep, const void *addr, size_t n)
+{
+    ammpi_channel_t *ch = tok ? tok->ch : ep->channel_of ? ep->channel_of[dest] : NULL;
+    return ch && ch->in_place && ch->in_place(ch, dest, dest_ep, addr, n);
+}
 
 int ammpi_add_channel(ammpi_ep_t *ep, ammpi_channel_t *ch, const unsigned char *peers)
 {

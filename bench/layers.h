@@ -164,7 +164,7 @@ static size_t short_am_len(void)
 }
 
 /* ---- the rings' floor: the shared-memory AM rings' protocol
- * (core-native/shmam.c) with no software around it. Each rank writes
+ * (shmam/shmam.c) with no software around it. Each rank writes
  * entries into a ring the other reads: a frame (shmam.h's), a Short AM's
  * wire bytes, the next entry's stamp cleared, then its own stamp
  * (release); the reader spins on the stamp (acquire), reads the

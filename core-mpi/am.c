@@ -158,15 +158,16 @@ static void deliver_lc(gex_Event_t *lc_opt, gasnete_op_t *op)
 
 /* A payload source in a local device segment, copied into host memory
  * (free it once sent), or NULL: for host memory (one atomic load while
- * there are no device segments), and for a Long that the rings copy
- * straight into its destination with the classes (via_rings: a request,
- * or a reply to a request that came through them). */
-static void *stage_source(const void *src, size_t nbytes, int category, int via_rings,
+ * there are no device segments), and for a Long that the channel it takes
+ * (the reply to tok, or a request: tok NULL) writes straight into its
+ * destination with the classes (the shared-memory rings, where the
+ * destination segment is mapped or imported here). */
+static void *stage_source(const void *src, size_t nbytes, int category, ammpi_token_t tok,
                           gex_EP_Location_t dest, const void *dest_addr, const char *call)
 {
     gasneti_mk_t mk = nbytes ? gasneti_mk_lookup(src, nbytes) : NULL;
-    if (!mk || (category == AMMPI_LONG && via_rings &&
-                gasneti_shmam_in_place(dest, dest_addr, nbytes)))
+    if (!mk || (category == AMMPI_LONG &&
+                ammpi_in_place(gasnetc_ep, tok, (int)dest.gex_rank, dest.gex_ep_index, dest_addr, nbytes)))
         return NULL;
     void *host = malloc(nbytes);
     if (!host) gasneti_fatalerror("%s: out of memory staging %zu bytes of device memory", call, nbytes);
@@ -205,7 +206,7 @@ static int request(int category, gex_TM_t tm_, gex_Rank_t rank, gex_AM_Index_t h
     collect_args(ap, numargs, args);
     gasneti_flush(); /* puts and gets this thread issued earlier go first */
     /* sent with local completion on return */
-    void *staged = nbytes ? stage_source(src, nbytes, category, 1, loc, dest_addr, call) : NULL;
+    void *staged = nbytes ? stage_source(src, nbytes, category, NULL, loc, dest_addr, call) : NULL;
     ammpi_msg_t m = {category, (int)loc.gex_rank, loc.gex_ep_index, tm->ep->index, handler,
                      staged ? staged : src, nbytes, dest_addr, numargs, args,
                      AMMPI_LOOPBACK | ((flags & GEX_FLAG_IMMEDIATE) ? AMMPI_IMMEDIATE : 0),
@@ -228,8 +229,7 @@ static int request(int category, gex_TM_t tm_, gex_Rank_t rank, gex_AM_Index_t h
 int gasnetc_request(const ammpi_msg_t *m)
 {
     gasnetc_in_mpi++;
-    int rc = gasneti_shmam_request(m);
-    if (rc == AMMPI_ERR_NOT_HERE) rc = ammpi_request(gasnetc_ep, m);
+    int rc = ammpi_request_checked(gasnetc_ep, m);
     gasnetc_in_mpi--;
     return rc;
 }
@@ -313,7 +313,7 @@ static int reply(int category, gex_Token_t token, gex_AM_Index_t handler, const 
     int32_t args[16];
     collect_args(ap, numargs, args);
     void *staged =
-        nbytes ? stage_source(src, nbytes, category, ti.via_channel, loc, dest_addr, call) : NULL;
+        nbytes ? stage_source(src, nbytes, category, tok, loc, dest_addr, call) : NULL;
     ammpi_msg_t m = {category, 0, 0, 0, handler, staged ? staged : src, nbytes, dest_addr,
                      numargs, args, 0, NULL};
     GASNETI_TRACE_AM(call, &m, loc.gex_rank, flags);
@@ -586,12 +586,10 @@ static int commit(const char *call, int category, int is_reply, gex_AM_SrcDesc_t
         gasneti_fatalerror("%s: dest_addr %p differs from the %p given to Prepare", call, dest_addr,
                            sd->dest_addr);
     gex_EP_Location_t loc = {(gex_Rank_t)sd->prep.msg.dest, (gex_EP_Index_t)sd->prep.msg.dest_ep};
-    int via_rings = 1;
     if (is_reply) {
         ammpi_token_info_t ti;
         ammpi_token_info(sd->prep.tok, &ti);
         loc = (gex_EP_Location_t){(gex_Rank_t)ti.src, (gex_EP_Index_t)ti.src_ep};
-        via_rings = ti.via_channel;
     }
     if (category == AMMPI_LONG && nbytes) {
         const gasnet_seginfo_t *seg = gasneti_peer_segment(loc);
@@ -602,7 +600,7 @@ static int commit(const char *call, int category, int is_reply, gex_AM_SrcDesc_t
     int32_t args[16];
     collect_args(ap, numargs, args);
     /* the client's buffer in device memory: its bytes now, from host memory */
-    void *staged = sd->prep.msg.src ? stage_source(sd->prep.offer, nbytes, category, via_rings,
+    void *staged = sd->prep.msg.src ? stage_source(sd->prep.offer, nbytes, category, sd->prep.tok,
                                                    loc, dest_addr, call) : NULL;
     void *offer = sd->prep.offer;
     uint32_t *lc = sd->prep.msg.lc;

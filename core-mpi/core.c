@@ -295,7 +295,6 @@ static void start_job(int *argc, char ***argv)
     max_global_segsize = global;
     open_endpoint(threaded);
     ammpi_set_error_handler(gasnetc_ep, wire_error);
-    gasneti_shmam_init();
     gasnetc_exit_init();
     gasnetc_in_mpi--;
 }

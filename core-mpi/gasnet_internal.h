@@ -237,8 +237,9 @@ int gasneti_legacy_init(const gasneti_layer_t *const *layers, int *argc, char **
 int gasneti_client_init(const gasneti_layer_t *const *layers, gex_Client_t *client_p, gex_EP_t *ep_p,
                         gex_TM_t *tm_p, const char *clientName, int *argc, char ***argv,
                         gex_Flags_t flags);
-/* Sends a request the caller has checked: through the shared-memory rings
- * where they serve its destination, else through ammpi. An ammpi code. */
+/* Sends a request the caller has checked: ammpi's one dispatch (the
+ * channel that serves its destination: the shared-memory rings or
+ * loopback; else MPI). An ammpi code. */
 int gasnetc_request(const ammpi_msg_t *m);
 int gasneti_poll(void);            /* one poll; also services exit requests */
 void gasneti_poll_wait(int *idle); /* one iteration of a wait loop */

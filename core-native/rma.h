@@ -131,23 +131,6 @@ extern const gasneti_rma_t gasneti_rma_ofi;
 extern const gasneti_rma_t gasneti_rma_verbs;
 #endif
 
-/* AMs through shared memory between neighbours (shmam.c): collective at
- * start-up, after the endpoint is open. */
-void gasneti_shmam_init(void);
-/* Whether the rings write a Long's n bytes at dest_addr of dest straight
- * into the destination (a neighbour's segment mapped or imported here),
- * copying with the memory classes: its source may then be device memory
- * (core-mpi/am.c stages it otherwise). Requests to a neighbour, and
- * replies to a request that came through the rings. */
-int gasneti_shmam_in_place(gex_EP_Location_t dest, const void *dest_addr, size_t n);
-/* Sends request m (checked by the caller) straight into the rings where
- * they serve m->dest, without ammpi's generic path and its second set of
- * checks (a Short request: 315 instructions instead of 364): AMMPI_OK, or
- * AMMPI_ERR_AGAIN under IMMEDIATE; AMMPI_ERR_NOT_HERE where the rings do
- * not serve m->dest or cannot hold m, or in a handler (ammpi_request
- * then sends it, or refuses it). */
-int gasneti_shmam_request(const ammpi_msg_t *m);
-
 /* What the shm backend found at attach: how many nodes share memory with
  * this one (itself included; 0 if the backend did not run) and this node's
  * index among them, and a zeroed page they all map (NULL unless the

@@ -69,7 +69,7 @@ CUDA_LIB ?= /usr/local/cuda/lib64
 HAVE_CUDART := $(if $(HAVE_CUDA),$(if $(wildcard $(CUDA_LIB)/libcudart_static.a),1))
 NATIVE_LIBS := $(if $(HAVE_VERBS),-libverbs) $(if $(HAVE_HWLOC),-lhwloc) -ldl
 
-CPPFLAGS := -D_GNU_SOURCE=1 -I$(B)/include -Iinclude -Ibase -Icore-mpi -Iammpi -Iextended -Ibarrier -Icoll -Icore-native -Imemkind -Itools
+CPPFLAGS := -D_GNU_SOURCE=1 -I$(B)/include -Iinclude -Ibase -Icore-mpi -Iammpi -Iextended -Ibarrier -Icoll -Icore-native -Ishmam -Imemkind -Itools
 MODES := seq par parsync
 MODE_DEF_seq := -DGASNET_SEQ
 MODE_DEF_par := -DGASNET_PAR -D_REENTRANT
@@ -77,7 +77,7 @@ MODE_DEF_parsync := -DGASNET_PARSYNC -D_REENTRANT
 
 AMMPI_SRCS := $(wildcard ammpi/*.c)
 TOOLS_SRCS := $(wildcard tools/*.c)
-GASNET_SRCS := $(wildcard base/*.c core-mpi/*.c extended/*.c barrier/*.c coll/*.c ratomic/*.c conduit/*.c) core-native/rma.c core-native/shm.c core-native/shmam.c \
+GASNET_SRCS := $(wildcard base/*.c core-mpi/*.c extended/*.c barrier/*.c coll/*.c ratomic/*.c conduit/*.c) shmam/shmam.c core-native/rma.c core-native/shm.c \
     core-native/topology.c $(if $(HAVE_OFI),core-native/ofi.c) $(if $(HAVE_VERBS),core-native/verbs.c) \
     memkind/memkind.c memkind/emulated.c $(if $(HAVE_CUDA),memkind/cuda.c) \
     $(TOOLS_SRCS)

@@ -4,7 +4,7 @@
 # each such line is a file that exists there. Prints what is missing or
 # stale and fails; run by make check (tests/suite.sh).
 cd "$(dirname "$0")/.." || exit 2
-folders="ammpi base barrier coll conduit core-mpi core-native extended memkind ratomic tools include launch scripts"
+folders="ammpi base barrier coll conduit core-mpi core-native extended memkind ratomic shmam tools include launch scripts"
 bad=0
 for d in $folders; do
     readme=$d/README.md

@@ -1,5 +1,5 @@
 /* A stopped neighbour must not hold up replies to the others (issue 27.5;
- * core-native/shmam.c keeps the replies that find a ring full in a list
+ * shmam/shmam.c keeps the replies that find a ring full in a list
  * per destination). 3 or more nodes on one host:
  *   node 2 sends node 1 ASKS Short requests, each answered by a 60,000-byte
  *   Medium reply (the ring from node 1 to node 2 holds four), and stops

@@ -109,7 +109,7 @@ static int ch_send(ammpi_channel_t *ch, const ammpi_msg_t *m, int dest, int dest
     return AMMPI_OK;
 }
 static int ch_poll(ammpi_channel_t *ch) { (void)ch; return 0; }
-static ammpi_channel_t channel = {ch_send, ch_poll, NULL};
+static ammpi_channel_t channel = {ch_send, ch_poll, NULL, NULL};
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

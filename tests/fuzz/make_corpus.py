@@ -62,7 +62,7 @@ def ammpi_wire():
 
 
 def entry(msg, at=0):
-    """A ring entry (core-native/shmam.h) at position at: frame (its stamp
+    """A ring entry (shmam/shmam.h) at position at: frame (its stamp
     1 + at), message, padding to 64."""
     total = (16 + len(msg) + 63) & ~63
     return struct.pack('<IIQ', total, len(msg), at + 1) + msg + b'\0' * (total - 16 - len(msg))

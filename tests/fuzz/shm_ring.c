@@ -1,4 +1,4 @@
-/* Fuzzes the shared-memory AM queue entries (core-native/shmam.c): the
+/* Fuzzes the shared-memory AM queue entries (shmam/shmam.c): the
  * frames of a ring another process writes, and the ammpi messages in them.
  *
  * GASNet-EX runs as a one-node job (MPI singleton) with one client
@@ -14,7 +14,7 @@
  *
  * Input: ring size in lines (1, 2, 4 ... 64, of 64 bytes), a 16-bit head,
  * then the ring's bytes from offset 0 (an entry is there when its frame's
- * stamp is 1 + its position: core-native/shmam.h). */
+ * stamp is 1 + its position: shmam/shmam.h). */
 #include "fuzz.h"
 #include "gasnetex.h"
 #include "extended.h" /* GASNETE_H_VIS_FETCH */
@@ -60,7 +60,7 @@ static int ch_send(ammpi_channel_t *ch, const ammpi_msg_t *m, int dest, int dest
     return AMMPI_OK;
 }
 static int ch_poll(ammpi_channel_t *ch) { (void)ch; return 0; }
-static ammpi_channel_t channel = {ch_send, ch_poll, NULL};
+static ammpi_channel_t channel = {ch_send, ch_poll, NULL, NULL};
 
 /* Whether an entry gasneti_shmam_take would deliver (it reads the same
  * frames, at most budget of them) names a handler this harness leaves out. */

@@ -21,10 +21,9 @@
  * and mapped by every neighbour; none is ever named in /dev/shm, so none
  * stays there, whenever a process dies.
  *
- * SENDING. Requests come straight from core-mpi/am.c and the library's
- * own callers (gasneti_shmam_request: their checks stand, ammpi's would
- * repeat them), replies through ammpi's channel (the token is ammpi's),
- * both to shm_send. A sender copies a Medium payload into the entry (its one
+ * SENDING. The rings are one of ammpi's channels: requests (from the
+ * core's ammpi_request_checked, whose callers' checks stand) and replies
+ * come through it to shm_send. A sender copies a Medium payload into the entry (its one
  * copy); a Long payload goes straight to its destination when the
  * destination segment is mapped here (the on-node fast path's table,
  * gasnet_extended.h, or a created endpoint's published segment,
@@ -111,12 +110,6 @@ static kept_t *kept;     /* by local rank of the neighbour, under replies_lock *
 static pthread_mutex_t replies_lock = PTHREAD_MUTEX_INITIALIZER;
 static int nreplies; /* atomic hint: replies waiting for room */
 static unsigned *awaiting; /* by jobrank: requests sent a reply may answer (ammpi.h) */
-
-/* Whether the rings carry AMs to jobrank: a neighbour, not this process. */
-static int ring_peer(gex_Rank_t jobrank)
-{
-    return local_of && jobrank != gasneti_mynode && local_of[jobrank] >= 0;
-}
 
 static size_t object_size(void) { return (size_t)nlocal * (sizeof(ring_ctl_t) + ring_size); }
 static ring_ctl_t *ctl_of(char *obj, int sender) { return (ring_ctl_t *)(obj + (size_t)sender * sizeof(ring_ctl_t)); }
@@ -216,11 +209,11 @@ static void *mapped(int dest, int dest_ep, const void *addr, size_t n, gasneti_m
     return gasneti_pshm ? gasneti_pshm_local(gasneti_pshm, (gex_Rank_t)dest, addr, n) : NULL;
 }
 
-int gasneti_shmam_in_place(gex_EP_Location_t dest, const void *dest_addr, size_t n)
+static int shm_in_place(ammpi_channel_t *ch, int dest, int dest_ep, const void *addr, size_t n)
 {
-    if (!ring_peer(dest.gex_rank)) return 0;
+    (void)ch;
     gasneti_mk_t mk;
-    return mapped((int)dest.gex_rank, dest.gex_ep_index, dest_addr, n, &mk) != NULL;
+    return mapped(dest, dest_ep, addr, n, &mk) != NULL;
 }
 
 /* Keeps a reply that found no room (len bytes of wire form): a Long's
@@ -271,12 +264,6 @@ static int shm_send(ammpi_channel_t *ch, const ammpi_msg_t *m, int dest, int des
         }
         ammpi_poll_wait(gasnetc_ep, &idle);
     }
-}
-
-int gasneti_shmam_request(const ammpi_msg_t *m)
-{
-    if (!ring_peer((gex_Rank_t)m->dest) || ammpi_current_token()) return AMMPI_ERR_NOT_HERE;
-    return shm_send(&channel, m, m->dest, m->dest_ep, 0);
 }
 
 /* Writes the kept replies that now fit, in order per destination: a
@@ -367,7 +354,7 @@ static int shm_poll(ammpi_channel_t *ch)
 
 /* ---- start-up */
 
-void gasneti_shmam_init(void)
+static void shmam_init(void)
 {
     int me = (int)gasneti_mynode;
     int wanted = gasneti_getenv_yesno("GASNET_SHM_AM", 1);
@@ -442,7 +429,7 @@ void gasneti_shmam_init(void)
                           0, (gex_Rank_t)jobranks[i], 0, 0};
     }
     ring_locking = ammpi_config(gasnetc_ep)->thread_safe;
-    channel = (ammpi_channel_t){shm_send, shm_poll, awaiting};
+    channel = (ammpi_channel_t){shm_send, shm_poll, awaiting, shm_in_place};
     if (ammpi_add_channel(gasnetc_ep, &channel, peers) != AMMPI_OK)
         gasneti_fatalerror("shared-memory AMs: could not add the channel");
     if (verbose)
@@ -453,3 +440,8 @@ void gasneti_shmam_init(void)
     free(jobranks);
     MPI_Comm_free(&local);
 }
+
+/* A layer of its own (conduit/conduit.c lists it first): its init sets up
+ * the rings and adds them to ammpi's endpoint as a channel; from then on
+ * ammpi sends, polls and delivers through them. */
+const gasneti_layer_t gasneti_shmam_layer = {"shmam", shmam_init, NULL, NULL, NULL, NULL};
