@@ -251,7 +251,7 @@ void gasnete_am_request(gasneti_tm_t tm, gex_EP_Location_t loc, int category, in
     int32_t args[16];
     va_list ap;
     va_start(ap, nargs);
-    for (int i = 0; i < nargs; i++) args[i] = va_arg(ap, int32_t);
+    collect_args(ap, nargs, args);
     va_end(ap);
     ammpi_msg_t m = {category, (int)loc.gex_rank, loc.gex_ep_index, tm->ep->index, handler, src, n,
                      dest_addr, nargs, args, 0, lc};
@@ -266,7 +266,7 @@ void gasnete_am_reply(ammpi_token_t tok, int category, int handler, const void *
     int32_t args[16];
     va_list ap;
     va_start(ap, nargs);
-    for (int i = 0; i < nargs; i++) args[i] = va_arg(ap, int32_t);
+    collect_args(ap, nargs, args);
     va_end(ap);
     ammpi_msg_t m = {category, 0, 0, 0, handler, src, n, dest_addr, nargs, args, 0, NULL};
     if (GASNETI_TS_ON('A')) {

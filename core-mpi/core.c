@@ -254,17 +254,19 @@ static void wire_error(ammpi_ep_t *ep, int src, const char *what)
     gasneti_fatalerror("%s", what);
 }
 
-/* The job's start-up, once per process: MPI, the environment, hosts, the
- * AM endpoint and the exit channel. */
 static void on_fatal(const char *msg)
 {
     gasnetc_watch_quiet(); /* every node may die of the same error: no "node lost" reports */
     gasneti_trace_fatal(msg);
 }
 
-static void start_job(int *argc, char ***argv)
+/* The job's start-up, once per process: MPI, the environment, hosts, the
+ * AM endpoint and the exit channel; the layers start later, with the
+ * client (start_client). */
+static void start_job(const gasneti_layer_t *const *layers, int *argc, char ***argv)
 {
     gasneti_fatal_hook = on_fatal;
+    gasneti_layers = layers;
     gasnett_backtrace_init(argv && *argv && **argv ? (*argv)[0] : "gasnet");
     int threaded = 0;
 #if defined(GASNET_PAR) || defined(GASNET_PARSYNC)
@@ -317,8 +319,7 @@ int gasneti_legacy_init(const gasneti_layer_t *const *layers, int *argc, char **
 {
     if (gasneti_init_done)
         return gasneti_report("gasnet_init", GASNET_ERR_NOT_INIT, "called a second time");
-    gasneti_layers = layers;
-    start_job(argc, argv);
+    start_job(layers, argc, argv);
     start_client("LEGACY", GEX_FLAG_USES_GASNET1 | GASNETI_FLAG_LEGACY_INIT);
     return GASNET_OK;
 }
@@ -339,8 +340,7 @@ int gasneti_client_init(const gasneti_layer_t *const *layers, gex_Client_t *clie
         return gasneti_report(call, GASNET_ERR_BAD_ARG, "unknown flags 0x%x (only "
                               "GEX_FLAG_USES_GASNET1 and GEX_FLAG_DEFER_THREADS are defined)",
                               (unsigned)(flags & ~known));
-    gasneti_layers = layers;
-    start_job(argc, argv);
+    start_job(layers, argc, argv);
     start_client(clientName, flags);
     *client_p = gasneti_client;
     *ep_p = gasneti_ep0;

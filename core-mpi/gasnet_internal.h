@@ -192,7 +192,7 @@ enum {
     GASNETE_H_SEGQ = 126, GASNETE_H_SEGQ_REPLY = 127 /* segquery.c */
 };
 
-/* ---- the layers above the core (extended, barrier, coll, ratomic): each
+/* ---- the layers above the core (shmam, extended, barrier, coll, ratomic): each
  * fills one of these, and conduit/conduit.c hands the list, in start-up
  * order, to gasneti_client_init. The core walks the list and names no
  * layer. Any member may be NULL. */
@@ -231,7 +231,7 @@ void gasnete_am_reply(ammpi_token_t tok, int category, int handler, const void *
 
 /* The layers, as gasneti_client_init received them (NULL-terminated). */
 extern const gasneti_layer_t *const *gasneti_layers;
-void gasneti_progress_add(void (*fn)(void)); /* core.c, as each layer starts */
+void gasneti_progress_add(void (*fn)(void)); /* am.c; core.c adds each layer's as it starts */
 /* The entry points (conduit/conduit.c) pass the layers in start-up order. */
 int gasneti_legacy_init(const gasneti_layer_t *const *layers, int *argc, char ***argv);
 int gasneti_client_init(const gasneti_layer_t *const *layers, gex_Client_t *client_p, gex_EP_t *ep_p,
