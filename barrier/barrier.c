@@ -487,5 +487,10 @@ static const gasneti_handler_t handlers[] = {
     {0, NULL, 0, 0},
 };
 
-const gasneti_layer_t gasnete_barrier_layer = {"barrier", barrier_init, barrier_attach, handlers, NULL,
-                                             barrier_progress};
+const gasneti_layer_t gasnete_barrier_layer = {
+    .name = "barrier",
+    .init = barrier_init,
+    .attach = barrier_attach,
+    .handlers = handlers,
+    .progress = barrier_progress,
+};

@@ -22,9 +22,31 @@ void gasneti_fatalerror(const char *fmt, ...)
 /* Called by gasneti_fatalerror with the message before it aborts (the
  * core's: the watch goes quiet, the trace records it); may be NULL. */
 extern void (*gasneti_fatal_hook)(const char *msg);
+/* A handle from the client that is not an object of the kind expected. */
+void gasneti_bad_handle(const char *call, const char *what, const void *handle)
+    __attribute__((__noreturn__));
 /* Prints "GASNet <call> on node N: <why> (<code name>)" and returns code. */
 int gasneti_report(const char *call, int code, const char *fmt, ...)
     __attribute__((__format__(__printf__, 3, 4)));
+
+/* ---- shared memory between the processes of a host (shm.c): create
+ * maps a new object at `at` (fixed) or anywhere (*addr) and returns its
+ * fd, which stays open until every neighbour has mapped it, or -1 with
+ * why; map maps a neighbour's object (its pid and fd, size bytes at least)
+ * anywhere, or returns NULL with why. */
+int gasneti_shm_create(size_t size, void *at, void **addr, char *why, size_t whylen);
+void *gasneti_shm_map(long pid, int fd, size_t size, char *why, size_t whylen);
+
+/* ---- the host's topology (topology.c, hwloc when built with it):
+ * init binds this process as GASNET_BIND asks (collective over comm,
+ * after the environment, before the buffers are allocated), and
+ * gasneti_nic_distance ranks a network device by how far it is from the
+ * cores this process runs on (0 = attached to a NUMA node holding them,
+ * larger = farther, -1 = unknown); a backend choosing among several
+ * devices takes the smallest. The argument is a PCI bus id "0000:3b:00.0"
+ * or a device name the OS knows (e.g. "mlx5_0"). */
+void gasneti_topology_init(MPI_Comm comm);
+int gasneti_nic_distance(const char *device);
 
 /* ---- the environment (env.c): node 0's, which every node takes at
  * start-up (collective over comm, after gasneti_mynode is set); values

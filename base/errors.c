@@ -78,3 +78,8 @@ int gasneti_report(const char *call, int code, const char *fmt, ...)
     return code;
 }
 
+void gasneti_bad_handle(const char *call, const char *what, const void *handle)
+{
+    gasneti_fatalerror("%s: %p is not a valid %s (never created, destroyed, or not a handle)",
+                       call, handle, what);
+}

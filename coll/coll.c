@@ -525,5 +525,10 @@ static const gasneti_handler_t handlers[] = {
     {0, NULL, 0, 0},
 };
 
-const gasneti_layer_t gasnete_coll_layer = {"coll", coll_init, gasnete_coll_attach, handlers, NULL,
-                                          coll_progress};
+const gasneti_layer_t gasnete_coll_layer = {
+    .name = "coll",
+    .init = coll_init,
+    .attach = gasnete_coll_attach,
+    .handlers = handlers,
+    .progress = coll_progress,
+};

@@ -13,8 +13,7 @@
  * rare. A member's own records need no message: binding recorded them.
  */
 #include "coll.h"
-#include "memkind.h"
-#include "rma.h"
+#include "route.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +64,8 @@ static int publish_progress(gasnete_coll_op_t *op)
                 /* device segments: staged, or imported to copy with the class */
                 gasneti_mk_peer_set(loc, (gex_MK_Class_t)recs[i].mk_class,
                                     (void *)(uintptr_t)recs[i].addr, (uintptr_t)recs[i].size,
-                                    recs[i].has_handle ? &recs[i].handle : NULL);
+                                    recs[i].has_handle ? &recs[i].handle : NULL,
+                                    gasneti_route_neighbour(jobrank));
                 gasneti_rma_peer_keys(loc, &recs[i].net);
             }
         }

@@ -51,7 +51,7 @@
  * is reported, as on the AM path.
  */
 #include "coll.h"
-#include "rma.h"
+#include "route.h"
 
 #include <stddef.h>
 #include <stdio.h>

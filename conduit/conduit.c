@@ -11,10 +11,11 @@
  */
 #include "gasnet_internal.h"
 
-extern const gasneti_layer_t gasneti_shmam_layer, gasnete_putget_layer, gasnete_pack_layer, gasnete_vis_layer,
-    gasnete_segquery_layer, gasnete_barrier_layer, gasnete_coll_layer, gasnete_ratomic_layer;
+extern const gasneti_layer_t gasneti_rma_layer, gasneti_shmam_layer, gasnete_putget_layer,
+    gasnete_pack_layer, gasnete_vis_layer, gasnete_segquery_layer, gasnete_barrier_layer, gasnete_coll_layer, gasnete_ratomic_layer;
 
 static const gasneti_layer_t *const layers[] = {
+    &gasneti_rma_layer,      /* core-native/: RMA backends (shm, verbs, ofi), routes */
     &gasneti_shmam_layer,    /* shmam/: AMs between neighbours through shared-memory rings */
     &gasnete_putget_layer,   /* extended/: puts, gets, memsets (its init sets up packing) */
     &gasnete_pack_layer,     /* extended/: batches of small puts and gets */

@@ -34,7 +34,6 @@
 #include "gasnet_internal.h"
 #include "events.h"
 #include "memkind.h"
-#include "rma.h"
 
 #include <stdarg.h>
 #include <stdlib.h>
@@ -793,16 +792,42 @@ void gasneti_flush_layers(int at_exit)
         if ((*l)->flush) (*l)->flush(at_exit);
 }
 
-/* The progress members of the layers started so far (core.c adds each
- * after its init), so that a poll walks only those. */
-static void (*hooks[8])(void);
-static int nhooks;
+/* The progress members of the layers started so far, so that a poll
+ * walks only those, and the transports polling now (ntransports is
+ * atomic: the progress thread reads it while a backend starts). */
+static void (*hooks[8])(void), (*transports[4])(void);
+static int nhooks, ntransports;
 
-void gasneti_progress_add(void (*fn)(void))
+void gasneti_layer_started(const gasneti_layer_t *layer)
 {
     if (nhooks == (int)(sizeof hooks / sizeof hooks[0])) gasneti_fatalerror("too many progress hooks");
-    hooks[nhooks++] = fn;
+    if (layer->progress) hooks[nhooks++] = layer->progress;
 }
+
+void gasneti_poll_add(void (*fn)(void))
+{
+    int n = ntransports;
+    if (n == (int)(sizeof transports / sizeof transports[0])) gasneti_fatalerror("too many transports poll");
+    transports[n] = fn;
+    __atomic_store_n(&ntransports, n + 1, __ATOMIC_RELEASE);
+}
+
+void gasneti_poll_remove(void (*fn)(void))
+{
+    for (int i = 0; i < ntransports; i++)
+        if (transports[i] == fn) {
+            transports[i] = transports[ntransports - 1];
+            __atomic_store_n(&ntransports, ntransports - 1, __ATOMIC_RELEASE);
+            return;
+        }
+}
+
+static inline void poll_transports(void)
+{
+    int n = __atomic_load_n(&ntransports, __ATOMIC_ACQUIRE);
+    for (int i = 0; i < n; i++) transports[i]();
+}
+void gasneti_poll_transports(void) { poll_transports(); }
 
 static void run_hooks(void)
 {
@@ -815,7 +840,7 @@ int gasneti_poll(void)
     gasneti_flush();
     gasnetc_in_mpi++;
     int rc = ammpi_poll(gasnetc_ep);
-    gasneti_rma_poll();
+    poll_transports();
     gasnetc_in_mpi--;
     gasneti_mk_poll(); /* device copies in flight */
     run_hooks();
@@ -827,7 +852,7 @@ void gasneti_poll_wait(int *idle)
     gasneti_flush();
     gasnetc_in_mpi++;
     ammpi_poll_wait(gasnetc_ep, idle);
-    gasneti_rma_poll();
+    poll_transports();
     gasnetc_in_mpi--;
     gasneti_mk_poll();
     run_hooks();

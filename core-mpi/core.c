@@ -17,7 +17,7 @@
  */
 #include "gasnet_internal.h"
 #include "gasnet_tools_internal.h"
-#include "rma.h"
+#include "memkind.h"
 #include <gasnet_tools.h>
 
 #include <limits.h>
@@ -266,6 +266,7 @@ static void on_fatal(const char *msg)
 static void start_job(const gasneti_layer_t *const *layers, int *argc, char ***argv)
 {
     gasneti_fatal_hook = on_fatal;
+    gasneti_mk_ranges_changed = gasneti_pshm_fast_update;
     gasneti_layers = layers;
     gasnett_backtrace_init(argv && *argv && **argv ? (*argv)[0] : "gasnet");
     int threaded = 0;
@@ -290,7 +291,7 @@ static void start_job(const gasneti_layer_t *const *layers, int *argc, char ***a
     gasnetc_signals_init();
     int nlocal = find_hosts();
     gasnetc_watch_start();
-    gasneti_topology_init();
+    gasneti_topology_init(gasnetc_comm);
     max_local_segsize = find_max_segsize(nlocal);
     unsigned long local = max_local_segsize, global;
     MPI_Allreduce(&local, &global, 1, MPI_UNSIGNED_LONG, MPI_MIN, gasnetc_comm);
@@ -310,7 +311,7 @@ static void start_client(const char *name, gex_Flags_t flags)
     gasnetc_in_mpi++;
     for (const gasneti_layer_t *const *l = gasneti_layers; *l; l++) {
         if ((*l)->init) (*l)->init();
-        if ((*l)->progress) gasneti_progress_add((*l)->progress); /* polls from here on run it */
+        gasneti_layer_started(*l); /* polls from here on run it */
     }
     gasnetc_in_mpi--;
 }
@@ -506,7 +507,6 @@ static int segment_map(uintptr_t size, uintptr_t minheapoffset, int local_rc, co
 static void segment_finish(void)
 {
     gasnetc_in_mpi++;
-    gasneti_rma_attach();
     for (const gasneti_layer_t *const *l = gasneti_layers; *l; l++)
         if ((*l)->attach) (*l)->attach();
     gasneti_attach_done = 1;

@@ -82,7 +82,6 @@
  * GASNET_EXITTIMEOUT; forcing it" and aborts the job.
  */
 #include "gasnet_internal.h"
-#include "rma.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -377,6 +376,15 @@ static void catch_signal(int sig, void (*fn)(int))
 /* MPI_Finalize deletes MPI_COMM_SELF's attributes first, so this runs when
  * a client that shares MPI with GASNet finalizes it (every node does, it is
  * collective): GASNet shuts down with it, cleanly. */
+/* The layers' exit members, last started first. */
+static void exit_layers(void)
+{
+    int n = 0;
+    while (gasneti_layers[n]) n++;
+    while (n-- > 0)
+        if (gasneti_layers[n]->exit) gasneti_layers[n]->exit();
+}
+
 static int at_mpi_finalize(MPI_Comm comm, int key, void *val, void *extra)
 {
     (void)comm;
@@ -387,7 +395,7 @@ static int at_mpi_finalize(MPI_Comm comm, int key, void *val, void *extra)
     gasneti_trace_finish(0);
     gasnetc_watch_stop(); /* the peers finalize too, and may end before this node */
     gasnetc_progress_stop();
-    if (gasneti_attach_done) gasneti_rma_detach();
+    if (gasneti_attach_done) exit_layers();
     ammpi_close(gasnetc_ep);
     gasnetc_ep = NULL;
     if (inreq != MPI_REQUEST_NULL) { /* no node exits: nothing can match it */

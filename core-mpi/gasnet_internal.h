@@ -105,9 +105,7 @@ extern gasneti_ep_t gasneti_ep0;
 extern gasneti_segment_t gasneti_seg0;
 
 /* Handles from the client: fatal with the call named when not an object
- * of the expected kind. */
-void gasneti_bad_handle(const char *call, const char *what, const void *handle)
-    __attribute__((__noreturn__));
+ * of the expected kind (gasneti_bad_handle, base.h). */
 static inline gasneti_tm_t gasneti_import_tm(gex_TM_t tm, const char *call)
 {
     if (__builtin_expect(!tm || tm->magic != GASNETI_TM_MAGIC, 0)) gasneti_bad_handle(call, "team", tm);
@@ -192,19 +190,24 @@ enum {
     GASNETE_H_SEGQ = 126, GASNETE_H_SEGQ_REPLY = 127 /* segquery.c */
 };
 
-/* ---- the layers above the core (shmam, extended, barrier, coll, ratomic): each
- * fills one of these, and conduit/conduit.c hands the list, in start-up
- * order, to gasneti_client_init. The core walks the list and names no
- * layer. Any member may be NULL. */
+/* ---- the layers above the core (the RMA backends, shmam, extended,
+ * barrier, coll, ratomic): each fills one of these, and conduit/conduit.c
+ * hands the list, in start-up order, to gasneti_client_init. The core
+ * walks the list and names no layer. Any member may be NULL. */
 typedef struct {
     const char *name;
     void (*init)(void);   /* at client creation, every node (collective) */
-    void (*attach)(void); /* at segment attach, after the RMA backends (collective) */
+    void (*attach)(void); /* at segment attach, in list order (collective) */
     const gasneti_handler_t *handlers; /* registered on every endpoint */
     /* Sends what the calling thread batched (see gasneti_batched); at_exit:
      * only what can go without waiting. */
     void (*flush)(int at_exit);
-    void (*progress)(void); /* on every poll, after the network's messages */
+    void (*progress)(void); /* on the client's polls, after the network's messages */
+    /* At shutdown, where attach ran, in reverse list order; collective,
+     * MPI still usable. */
+    void (*exit)(void);
+    /* Before a created segment's memory is released (gex_Segment_Destroy). */
+    void (*segment_destroy)(gasneti_segment_t seg);
 } gasneti_layer_t;
 
 /* Set by a layer when the calling thread has batched work to send; every
@@ -231,7 +234,16 @@ void gasnete_am_reply(ammpi_token_t tok, int category, int handler, const void *
 
 /* The layers, as gasneti_client_init received them (NULL-terminated). */
 extern const gasneti_layer_t *const *gasneti_layers;
-void gasneti_progress_add(void (*fn)(void)); /* am.c; core.c adds each layer's as it starts */
+/* A layer has started (core.c, after its init): from now on the client's
+ * polls run its progress member (am.c). */
+void gasneti_layer_started(const gasneti_layer_t *layer);
+/* A transport of a layer's own (an RMA backend that needs polling) joins
+ * or leaves every poll, the progress thread's too, with the AM network's:
+ * only while it runs, so that a job without one pays nothing. fn must be
+ * thread-safe. Remove only with the progress thread stopped. */
+void gasneti_poll_add(void (*fn)(void));
+void gasneti_poll_remove(void (*fn)(void));
+void gasneti_poll_transports(void); /* (the progress thread's) */
 /* The entry points (conduit/conduit.c) pass the layers in start-up order. */
 int gasneti_legacy_init(const gasneti_layer_t *const *layers, int *argc, char ***argv);
 int gasneti_client_init(const gasneti_layer_t *const *layers, gex_Client_t *client_p, gex_EP_t *ep_p,
@@ -311,6 +323,10 @@ int gasneti_hsls_held(void); /* by the calling thread (debug builds: exact) */
             gasneti_fatalerror("%s called before a successful gasnet_attach", call); \
     } while (0)
 
+/* Recomputes gasneti_pshm_fast (gasnet_extended.h) after gasneti_pshm,
+ * the device ranges (memkind/) or the trace mask change (segment.c). */
+void gasneti_pshm_fast_update(void);
+
 /* What is known here of each endpoint's bound segment (segment.c):
  * gasneti_epsegs[index][jobrank], a row allocated at the index's first
  * use; size 0: none known. */
@@ -323,11 +339,7 @@ extern gasneti_epseg_t *gasneti_epsegs[GASNET_MAXEPS];
 /* Records (or clears, size 0) the segment of loc; a neighbour's
  * GASNet-allocated one (fd >= 0 in process pid) is mapped here if it can be. */
 void gasneti_epseg_set(gex_EP_Location_t loc, void *addr, uintptr_t size, int pid, int fd);
-/* Where addr of loc's bound segment is reached here by a plain copy (this
- * process, or a neighbour's segment mapped here while the shm path is on:
- * its primordial one by the shm backend, a created endpoint's once
- * published), or NULL. addr is not range-checked. */
-void *gasneti_peer_local(gex_EP_Location_t loc, const void *addr);
+/* (How this process reaches each of them: core-native/route.h.) */
 
 /* The bound segment of endpoint ep_index of jobrank, or NULL when it has
  * none (or nothing is known of it here). */

@@ -12,7 +12,7 @@
  * and argument count: core.c.)
  */
 #include "gasnet_internal.h"
-#include "rma.h"
+#include "memkind.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,12 +21,6 @@ gasneti_client_t gasneti_client;
 gasneti_ep_t gasneti_ep0;
 gasneti_segment_t gasneti_seg0;
 gex_TM_t gasneti_tm0;
-
-void gasneti_bad_handle(const char *call, const char *what, const void *handle)
-{
-    gasneti_fatalerror("%s: %p is not a valid %s (never created, destroyed, or not a handle)",
-                       call, handle, what);
-}
 
 void gasneti_pair_refused(const char *call)
 {
@@ -264,6 +258,14 @@ const char *gex_Client_QueryName(gex_Client_t c) { return import_client(c, "gex_
 void gex_Client_SetCData(gex_Client_t c, const void *v) { import_client(c, "gex_Client_SetCData")->cdata = (void *)v; }
 void *gex_Client_QueryCData(gex_Client_t c) { return import_client(c, "gex_Client_QueryCData")->cdata; }
 
+/* Memory kinds are memkind/'s; the client is checked here. */
+int gex_MK_Create(gex_MK_t *kind_p, gex_Client_t client, const gex_MK_Create_args_t *args,
+                  gex_Flags_t flags)
+{
+    GASNETI_CHECK_INIT("gex_MK_Create");
+    return gasneti_mk_create(kind_p, import_client(client, "gex_MK_Create"), args, flags);
+}
+
 gex_Client_t gex_Segment_QueryClient(gex_Segment_t s) { return import_segment(s, "gex_Segment_QueryClient")->client; }
 gex_Flags_t gex_Segment_QueryFlags(gex_Segment_t s) { return import_segment(s, "gex_Segment_QueryFlags")->flags; }
 void *gex_Segment_QueryAddr(gex_Segment_t s) { return import_segment(s, "gex_Segment_QueryAddr")->addr; }
@@ -316,22 +318,6 @@ gex_EP_Location_t gex_TM_TranslateRankToEP(gex_TM_t tm, gex_Rank_t rank, gex_Fla
     GASNETI_CHECK_MAY_COMMUNICATE(call);
     if (flags) gasneti_fatalerror("%s: flags must be 0 (got 0x%x)", call, (unsigned)flags);
     return gasneti_tm_peer(gasneti_import_team(tm, call), rank, call);
-}
-
-int gex_Segment_QueryBound(gex_TM_t tm_, gex_Rank_t rank, void **owneraddr_p, void **localaddr_p,
-                           uintptr_t *size_p)
-{
-    const char *call = "gex_Segment_QueryBound";
-    gasneti_tm_t tm = gasneti_import_tm(tm_, call);
-    GASNETI_CHECK_MAY_COMMUNICATE(call);
-    if (rank == GEX_RANK_INVALID) gasneti_fatalerror("%s: rank GEX_RANK_INVALID is not allowed", call);
-    gex_EP_Location_t loc = gasneti_tm_peer(tm, rank, call);
-    const gasnet_seginfo_t *s = gasneti_peer_segment(loc);
-    if (!s) return 1;
-    if (owneraddr_p) *owneraddr_p = s->addr;
-    if (localaddr_p) *localaddr_p = gasneti_peer_local(loc, s->addr);
-    if (size_p) *size_p = s->size;
-    return 0;
 }
 
 void gasnet_QueryGexObjects(gex_Client_t *client_p, gex_EP_t *endpoint_p, gex_TM_t *tm_p,

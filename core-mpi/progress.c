@@ -20,7 +20,6 @@
  * Without GASNET_PROGRESS_THREAD=yes the list is empty.
  */
 #include "gasnet_internal.h"
-#include "rma.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -53,7 +52,7 @@ static void *progress_main(void *arg)
         pthread_mutex_lock(&gate);
         gasnetc_in_mpi++;
         int handled = ammpi_poll_count(gasnetc_ep);
-        gasneti_rma_poll();
+        gasneti_poll_transports();
         gasnetc_in_mpi--;
         pthread_mutex_unlock(&gate);
         gasnetc_exit_poll();

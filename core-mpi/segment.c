@@ -26,7 +26,6 @@
  * each.
  */
 #include "gasnet_internal.h"
-#include "rma.h"
 #include "memkind.h"
 
 #include <errno.h>
@@ -91,18 +90,6 @@ void gasneti_epseg_set(gex_EP_Location_t loc, void *addr, uintptr_t size, int pi
         }
     }
     pthread_mutex_unlock(&table_lock);
-}
-
-void *gasneti_peer_local(gex_EP_Location_t loc, const void *addr)
-{
-    if (loc.gex_rank == gasneti_mynode) return (void *)addr;
-    /* the shm path is on for this peer (not GASNET_RMA=am, not forced to AM) */
-    if (!gasneti_rma_for || gasneti_rma_for[loc.gex_rank] != &gasneti_rma_shm) return NULL;
-    /* the primordial segment: the shm backend's mapping */
-    if (loc.gex_ep_index == 0) return (char *)addr + gasneti_nodeinfo[loc.gex_rank].offset;
-    gasneti_epseg_t *r = __atomic_load_n(&gasneti_epsegs[loc.gex_ep_index], __ATOMIC_ACQUIRE);
-    if (!r || !__atomic_load_n(&r[loc.gex_rank].map, __ATOMIC_ACQUIRE)) return NULL;
-    return (char *)addr + __atomic_load_n(&r[loc.gex_rank].offset, __ATOMIC_RELAXED);
 }
 
 /* ---- creation */
@@ -201,7 +188,8 @@ void gex_Segment_Destroy(gex_Segment_t segment, gex_Flags_t flags)
         gex_EP_Location_t me = {gasneti_mynode, ep->index};
         gasneti_epseg_set(me, NULL, 0, 0, -1);
     }
-    gasneti_rma_seg_unregister(seg);
+    for (const gasneti_layer_t *const *l = gasneti_layers; *l; l++)
+        if ((*l)->segment_destroy) (*l)->segment_destroy(seg);
     if (seg->kind != GEX_MK_HOST) {
         gasneti_mk_segment_release(seg->kind, seg->addr, seg->size, seg->allocated);
     } else if (seg->allocated) {
@@ -254,4 +242,22 @@ int gex_EP_BindSegment(gex_EP_t ep_, gex_Segment_t segment, gex_Flags_t flags)
     gex_EP_Location_t me = {gasneti_mynode, ep->index};
     gasneti_epseg_set(me, seg->addr, seg->size, 0, -1);
     return GASNET_OK;
+}
+
+/* ---- the header's on-node fast path (gasnet_extended.h): the shm
+ * backend fills gasneti_pshm at attach; the table the fast path reads is
+ * off while device memory is registered here or puts and gets are traced
+ * or counted. */
+gasneti_pshm_t *gasneti_pshm;
+const gasneti_pshm_t *gasneti_pshm_fast;
+
+void gasneti_pshm_fast_update(void)
+{
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* the last update sees both inputs */
+    pthread_mutex_lock(&lock);
+    /* device memory, or puts and gets traced or counted (core-mpi/trace.c) */
+    int device = __atomic_load_n(&gasneti_mk_nranges, __ATOMIC_ACQUIRE) != 0;
+    int off = device || gasneti_trace_wants_rma();
+    __atomic_store_n(&gasneti_pshm_fast, off ? NULL : gasneti_pshm, __ATOMIC_RELEASE);
+    pthread_mutex_unlock(&lock);
 }

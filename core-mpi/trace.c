@@ -30,7 +30,6 @@
  * one line per table row; scripts/stats-summary.py merges the nodes' files.
  */
 #include "gasnet_internal.h"
-#include "rma.h"
 #include "memkind.h"
 
 #include <errno.h>
@@ -521,12 +520,6 @@ void gasneti_trace_attach(void)
             trace_linef('I', "attach", "performance: puts and gets are traced or counted, so "
                         "each goes through the library (the inline on-node path is off)");
     }
-    if (!tracing('C')) return;
-    for (gasnet_node_t p = 0; p < gasneti_nodes; p++)
-        trace_linef('C', "attach", "node %u: host %u neighbourhood %u, RMA by %s", p,
-                    gasneti_nodeinfo[p].host, gasneti_nodeinfo[p].supernode,
-                    p == gasneti_mynode ? "copies (this node)"
-                    : gasneti_rma_for && gasneti_rma_for[p] ? gasneti_rma_for[p]->name : "AM");
 }
 
 /* A fatal error: its message ends the trace, and what is buffered is

@@ -50,7 +50,7 @@ void gasneti_trace_time(char cat, const char *call, uint64_t t0);
 
 /* Library side (core.c, exit.c, rma.c): */
 void gasneti_trace_init(void);   /* after the environment is known */
-void gasneti_trace_attach(void); /* after attach: the transport's choices (C) */
+void gasneti_trace_attach(void); /* after attach: the segment, and whether the inline path is off (I) */
 void gasneti_trace_finish(int code); /* at exit: stats written, files closed */
 void gasneti_trace_fatal(const char *msg); /* a fatal error: said and flushed */
 int gasneti_trace_hooks_wanted(void);  /* handler runs observed (ammpi hooks) */

@@ -19,8 +19,6 @@
 
 const gasneti_rma_t **gasneti_rma_for;
 int gasneti_rma_auto;
-gasneti_pshm_t *gasneti_pshm;
-const gasneti_pshm_t *gasneti_pshm_fast;
 /* While gasneti_rma_force_am is on: the backends chosen at attach, and the
  * fast path's table. */
 static const gasneti_rma_t **chosen;
@@ -109,17 +107,6 @@ static void publish_fast_path(void)
     gasneti_pshm_fast_update();
 }
 
-void gasneti_pshm_fast_update(void)
-{
-    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* the last update sees both inputs */
-    pthread_mutex_lock(&lock);
-    /* device memory, or puts and gets traced or counted (core-mpi/trace.c) */
-    int device = __atomic_load_n(&gasneti_mk_nranges, __ATOMIC_ACQUIRE) != 0;
-    int off = device || gasneti_trace_wants_rma();
-    __atomic_store_n(&gasneti_pshm_fast, off ? NULL : gasneti_pshm, __ATOMIC_RELEASE);
-    pthread_mutex_unlock(&lock);
-}
-
 void gasneti_rma_attach(void)
 {
     const char *want = gasneti_getenv_str("GASNET_RMA", "auto");
@@ -153,6 +140,7 @@ void gasneti_rma_attach(void)
                     served++;
                 }
             active[nactive++] = b;
+            if (b->poll) gasneti_poll_add(b->poll); /* from now on every poll runs it */
         }
         report(order[i], served, served ? "" : why, norder == 1);
         if (strict && norder == 1 && served < (int)gasneti_nodes - 1)
@@ -161,6 +149,11 @@ void gasneti_rma_attach(void)
     }
     free(reach);
     publish_fast_path();
+    for (gasnet_node_t p = 0; p < gasneti_nodes; p++)
+        GASNETI_TRACE_EVENT('C', "attach", "node %u: host %u neighbourhood %u, RMA by %s", p,
+                            gasneti_nodeinfo[p].host, gasneti_nodeinfo[p].supernode,
+                            p == gasneti_mynode ? "copies (this node)"
+                            : gasneti_rma_for[p] ? gasneti_rma_for[p]->name : "AM");
 }
 
 static int is_active(const gasneti_rma_t *b)
@@ -262,12 +255,6 @@ const gasneti_rma_t *gasneti_rma_for_ep(gex_EP_Location_t loc, gasneti_rma_key_t
     return b;
 }
 
-void gasneti_rma_poll(void)
-{
-    for (int i = 0; i < nactive; i++)
-        if (active[i]->poll) active[i]->poll();
-}
-
 void gasneti_rma_detach(void)
 {
     gasneti_rma_force_am(0);
@@ -291,7 +278,10 @@ void gasneti_rma_detach(void)
         free(r);
         r = next;
     }
-    for (int i = nactive - 1; i >= 0; i--) active[i]->detach();
+    for (int i = nactive - 1; i >= 0; i--) {
+        if (active[i]->poll) gasneti_poll_remove(active[i]->poll);
+        active[i]->detach();
+    }
     nactive = 0;
 }
 
@@ -322,3 +312,14 @@ void gasneti_rma_force_am(int on)
         free(self);
     }
 }
+
+/* The backends as a layer (conduit/conduit.c lists it first): the choice
+ * per peer at attach, before the layers that use the shm backend's pages
+ * (each backend that needs polling then joins every poll); registrations
+ * of created segments dropped as they go; shutdown. */
+const gasneti_layer_t gasneti_rma_layer = {
+    .name = "rma",
+    .attach = gasneti_rma_attach,
+    .exit = gasneti_rma_detach,
+    .segment_destroy = gasneti_rma_seg_unregister,
+};

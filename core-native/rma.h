@@ -4,7 +4,8 @@
  * at attach every node picks, per peer, the first backend that reaches it,
  * in the order GASNET_RMA asks for (auto: shm for peers on this host, then
  * verbs, then ofi), and the AM reference path for the rest. The extended
- * API calls through gasneti_rma_for[node] and never names a backend.
+ * API asks each peer's route (route.h), which reads that choice, and never
+ * names a backend.
  *
  * Completion: an initiator passes the counter of its operation (a put's or
  * a get's counter, see extended/extended.h). A backend that completes the
@@ -40,7 +41,8 @@ typedef struct gasneti_rma {
      * otherwise -1 with the reason in why (one line, no newline). */
     int (*attach)(unsigned char *reach, char *why, size_t whylen);
 
-    /* [dest, dest+n) lies in node's segment (seg: see gasneti_rma_key_t),
+    /* Network backends only (NULL for shm, whose peers' routes are MAPPED).
+     * [dest, dest+n) lies in node's segment (seg: see gasneti_rma_key_t),
      * [src, src+n) is local host memory (a put's source need not be in the
      * segment, nor a get's destination).
      * n > 0. A put may read its source after returning only when bulk is
@@ -66,7 +68,8 @@ typedef struct gasneti_rma {
                           char *why, size_t whylen);
     void (*seg_unregister)(void *handle);
 
-    /* Advances outstanding transfers; called from every poll. May be NULL. */
+    /* Advances outstanding transfers; every poll runs it while the backend
+     * is attached (gasneti_poll_add), the progress thread's too. May be NULL. */
     void (*poll)(void);
 
     /* Collective at shutdown (MPI still usable); frees everything. */
@@ -103,10 +106,9 @@ void gasneti_rma_peer_keys(gex_EP_Location_t loc, const gasneti_rma_keys_t *keys
 const gasneti_rma_t *gasneti_rma_for_ep(gex_EP_Location_t loc, gasneti_rma_key_t *key);
 
 /* Chooses the backends at attach (after the segments are exchanged), and
- * releases them at shutdown. */
+ * releases them at shutdown: the layer gasneti_rma_layer (rma.c). */
 void gasneti_rma_attach(void);
 void gasneti_rma_detach(void);
-void gasneti_rma_poll(void);
 
 /* Benchmark hook (bench/, not for clients): on = 1 sends every peer's
  * puts, gets and memsets through the AM path, as GASNET_RMA=am would (no
@@ -117,10 +119,6 @@ void gasneti_rma_poll(void);
  * alike. Any other dispatch added later must honour it (bench/layers.h
  * checks that a put over the AM path waits for its target to poll). */
 void gasneti_rma_force_am(int on);
-
-/* Recomputes gasneti_pshm_fast (gasnet_extended.h) after gasneti_pshm or
- * the device ranges (memkind/) change. */
-void gasneti_pshm_fast_update(void);
 
 /* The backends this build may have (core-native/shm.c, ofi.c, verbs.c). */
 extern const gasneti_rma_t gasneti_rma_shm;
@@ -136,13 +134,6 @@ extern const gasneti_rma_t gasneti_rma_verbs;
  * index among them, and a zeroed page they all map (NULL unless the
  * backend serves them), for the shared-memory barrier. */
 int gasneti_shm_local_nodes(int *my_index);
-/* Shared memory between the processes of a host, with no name in /dev/shm
- * (shm.c): an object is a memfd its owner keeps open until its
- * neighbours have mapped it through /proc/<pid>/fd/<fd>. create maps it at
- * `at` (fixed) or anywhere (*addr) and returns the fd, or -1 with why;
- * map returns a neighbour's mapping, or NULL with why. */
-int gasneti_shm_create(size_t size, void *at, void **addr, char *why, size_t whylen);
-void *gasneti_shm_map(long pid, int fd, size_t size, char *why, size_t whylen);
 void *gasneti_shm_control(void);
 /* After that page, zeroed too, a lane of GASNETI_SHM_COLL_LANE bytes per
  * node of the host, by index, for the collectives (coll/shm.c: a page of
@@ -151,14 +142,5 @@ void *gasneti_shm_control(void);
  * nodes. */
 #define GASNETI_SHM_COLL_LANE ((size_t)4096 * 66)
 void *gasneti_shm_coll_lanes(void);
-
-/* Host topology (topology.c, hwloc when available): call after init.
- * gasneti_nic_distance ranks a network device by how far it is from the
- * cores this process runs on (0 = attached to a NUMA node holding them,
- * larger = farther, -1 = unknown); a backend choosing among several
- * devices takes the smallest. The argument is a PCI bus id "0000:3b:00.0"
- * or a device name the OS knows (e.g. "mlx5_0"). */
-void gasneti_topology_init(void);
-int gasneti_nic_distance(const char *device);
 
 #endif

@@ -1,9 +1,10 @@
 /* The shm backend: nodes on the same host map each other's segments, so a
- * put, get or memset to such a peer is a plain copy that completes at once.
+ * put, get or memset to such a peer is a plain copy that completes at once
+ * (the peer's route is MAPPED, route.h: the backend has no operations).
  *
  * At attach each node replaces its (anonymous, untouched) segment mapping
  * by a shared-memory object of the same size at the same address: a memfd
- * (gasneti_shm_create), which its host peers open through
+ * (gasneti_shm_create, base/shm.c), which its host peers open through
  * /proc/<pid>/fd/<fd> (as created segments are: core-mpi/segment.c) and
  * map wherever their address space has room, remembering the offset (also
  * reported by gasnet_getNodeInfo). Once every host peer has mapped every
@@ -41,48 +42,6 @@ static void **mapped;              /* per node: our mapping of its segment */
 static void *control;
 #define CONTROL_PAGE 4096
 static size_t control_size(void) { return CONTROL_PAGE + (size_t)nlocal * GASNETI_SHM_COLL_LANE; }
-
-/* A shared-memory object of size bytes: a memfd, mapped at `at` (MAP_FIXED,
- * to turn this node's segment into a shared object) or anywhere (*addr).
- * Returns its fd, which stays open until every neighbour has mapped it,
- * or -1 with why. */
-int gasneti_shm_create(size_t size, void *at, void **addr, char *why, size_t whylen)
-{
-    int fd = memfd_create("gasnet-shm", MFD_CLOEXEC);
-    void *p = MAP_FAILED;
-    if (fd >= 0 && ftruncate(fd, (off_t)size) == 0)
-        p = mmap(at, size, PROT_READ | PROT_WRITE, MAP_SHARED | (at ? MAP_FIXED : MAP_NORESERVE),
-                 fd, 0);
-    if (p == MAP_FAILED) {
-        snprintf(why, whylen, "node %u could not create %zu bytes of shared memory: %s",
-                 gasneti_mynode, size, strerror(errno));
-        if (fd >= 0) close(fd);
-        return -1;
-    }
-    *addr = p;
-    return fd;
-}
-
-/* Maps a neighbour's object (its pid and fd, size bytes at least) anywhere;
- * NULL with why. */
-void *gasneti_shm_map(long pid, int fd, size_t size, char *why, size_t whylen)
-{
-    char path[64];
-    snprintf(path, sizeof path, "/proc/%ld/fd/%d", pid, fd);
-    int mfd = open(path, O_RDWR | O_CLOEXEC);
-    struct stat st;
-    /* the pid and fd come from the peer: the file must hold the whole object */
-    int big_enough = mfd >= 0 && fstat(mfd, &st) == 0 && S_ISREG(st.st_mode) &&
-                     (uintmax_t)st.st_size >= (uintmax_t)size;
-    if (mfd >= 0 && !big_enough) errno = EINVAL;
-    void *p = big_enough ? mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, mfd, 0)
-                         : MAP_FAILED;
-    if (p == MAP_FAILED)
-        snprintf(why, whylen, "node %u could not map the shared memory of process %ld (%s, %zu "
-                 "bytes): %s", gasneti_mynode, pid, path, size, strerror(errno));
-    if (mfd >= 0) close(mfd);
-    return p == MAP_FAILED ? NULL : p;
-}
 
 /* Agrees within the host on whether every node succeeded. */
 static int all_ok(int ok)
@@ -158,34 +117,6 @@ static int shm_attach(unsigned char *reach, char *why, size_t whylen)
 
 /* (seg is always NULL: created endpoints' segments on this host are
  * mapped by core-mpi/segment.c and copied into by the extended API) */
-static int shm_put(gasnet_node_t node, const gasneti_rma_key_t *seg, void *dest, const void *src,
-                   size_t n, int bulk, uint32_t *counter)
-{
-    (void)seg, (void)bulk;
-    (void)counter;
-    memcpy((char *)dest + offset[node], src, n);
-    __atomic_thread_fence(__ATOMIC_RELEASE);
-    return 0;
-}
-
-static int shm_get(void *dest, gasnet_node_t node, const gasneti_rma_key_t *seg, const void *src,
-                   size_t n, uint32_t *counter)
-{
-    (void)seg, (void)counter;
-    __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    memcpy(dest, (const char *)src + offset[node], n);
-    return 0;
-}
-
-static int shm_memset(gasnet_node_t node, const gasneti_rma_key_t *seg, void *dest, int val,
-                      size_t n, uint32_t *counter)
-{
-    (void)seg, (void)counter;
-    memset((char *)dest + offset[node], val, n);
-    __atomic_thread_fence(__ATOMIC_RELEASE);
-    return 0;
-}
-
 static void shm_detach(void)
 {
     for (gasnet_node_t p = 0; p < gasneti_nodes; p++)
@@ -219,5 +150,5 @@ void *gasneti_shm_control(void) { return control; }
 void *gasneti_shm_coll_lanes(void) { return control ? (char *)control + CONTROL_PAGE : NULL; }
 
 const gasneti_rma_t gasneti_rma_shm = {
-    "shm", shm_attach, shm_put, shm_get, shm_memset, NULL, NULL, NULL, shm_detach,
+    "shm", shm_attach, NULL, NULL, NULL, NULL, NULL, NULL, shm_detach,
 };

@@ -373,4 +373,4 @@ static const gasneti_handler_t handlers[] = {
     {0, NULL, 0, 0},
 };
 
-const gasneti_layer_t gasnete_pack_layer = {"pack", NULL, NULL, handlers, pack_flush, NULL};
+const gasneti_layer_t gasnete_pack_layer = {.name = "pack", .handlers = handlers, .flush = pack_flush};

@@ -16,11 +16,10 @@
  * index. Every request carries a reply ticket (ticket.c) naming, in this
  * process, the completion target (core-mpi/events.h) and for a get the
  * piece's destination; its reply echoes it, and the reply handler redeems
- * it and completes the target. A transfer within the
- * calling process is a plain copy with no message; a peer served by a
- * native RMA backend (core-native/rma.h) gets the backend's put and get
- * instead of AMs, and a created endpoint's segment mapped here (a
- * neighbour's, published: core-mpi/segment.c) a plain copy. Remote ranges are checked at initiation against the
+ * it and completes the target. Each initiator asks the peer's route once
+ * (core-native/route.h): SELF and MAPPED are plain copies with no message,
+ * NET the backend's put or get, and only AM takes the protocols above.
+ * Remote ranges are checked at initiation against the
  * peer endpoint's bound segment, and again by the handler on the target
  * against its own endpoint's segment: it trusts nothing from the wire.
  *
@@ -43,8 +42,7 @@
  * with it (core-native/rma.h): the card reaches the device memory.
  */
 #include "extended.h"
-#include "rma.h"
-#include "memkind.h"
+#include "route.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -130,20 +128,6 @@ static void check_val_size(const char *call, size_t n)
         gasneti_fatalerror("%s: nbytes = %zu, must be 1..%d", call, n, SIZEOF_GEX_RMA_VALUE_T);
 }
 
-/* The native backend for a peer's segment, or NULL for the AM path; a
- * created endpoint's segment is named by the key it fills (r->seg). */
-typedef struct {
-    gasneti_rma_key_t key;
-    const gasneti_rma_key_t *seg; /* &key, or NULL: the primordial segment */
-} remote_seg_t;
-static inline const gasneti_rma_t *backend(gex_EP_Location_t loc, remote_seg_t *r)
-{
-    r->seg = NULL;
-    if (!loc.gex_ep_index) return gasneti_rma_for ? gasneti_rma_for[loc.gex_rank] : NULL;
-    r->seg = &r->key;
-    return gasneti_rma_for_ep(loc, &r->key);
-}
-
 /* ---- device memory (see the top comment) */
 
 #define STAGE GET_CHUNK
@@ -159,23 +143,25 @@ static void write_local(void *addr, const void *host, size_t n)
     gasneti_mk_copy(gasneti_mk_lookup(addr, n), addr, NULL, host, n);
 }
 
-/* A neighbour's host segment mapped here (the shm path), or NULL. */
-static void *host_here(gex_EP_Location_t loc, const void *addr, size_t n)
+/* memset of n bytes at dest, device memory of kind mk or host (NULL). */
+static void fill(gasneti_mk_t mk, void *dest, int val, size_t n)
 {
-    if (loc.gex_ep_index != 0) return gasneti_peer_local(loc, addr); /* a created endpoint's */
-    if (!gasneti_pshm || !gasneti_rma_for ||
-        gasneti_rma_for[loc.gex_rank] != &gasneti_rma_shm)
-        return NULL;
-    return gasneti_pshm_local(gasneti_pshm, loc.gex_rank, addr, n);
+    if (!mk) {
+        memset(dest, val, n);
+        return;
+    }
+    char buf[4096];
+    memset(buf, val, sizeof buf);
+    for (size_t off = 0; off < n; off += sizeof buf)
+        gasneti_mk_copy(mk, (char *)dest + off, NULL, buf, n - off < sizeof buf ? n - off : sizeof buf);
 }
 
 /* Whether the local buffer or the remote range is device memory (this
- * process's own ranges are in the registry, peers' in the published table). */
-static int device_involved(gex_EP_Location_t loc, const void *local, const void *remote, size_t n)
+ * process's own ranges are in the registry; a peer's, the route says). */
+static int device_involved(const gasneti_route_t *r, const void *local, const void *remote, size_t n)
 {
     if (gasneti_mk_lookup(local, n)) return 1;
-    return loc.gex_rank == gasneti_mynode ? gasneti_mk_lookup(remote, n) != NULL
-                                          : gasneti_mk_peer_is_device(loc);
+    return r->how == GASNETI_ROUTE_SELF ? gasneti_mk_lookup(remote, n) != NULL : r->device;
 }
 
 /* A copy in this process, device memory on one side at least: one between
@@ -190,28 +176,28 @@ static void device_copy(gasnete_op_t *op, int which, int lc_mode, uint32_t *lc, 
                               lc_mode == LC_COUNTER ? lc : NULL);
 }
 
-static void put_device(gasnete_op_t *op, gasneti_tm_t tm, gex_EP_Location_t loc, void *dest,
-                       const void *src, size_t n, int lc_mode, uint32_t *lc)
+static void put_device(gasnete_op_t *op, gasneti_tm_t tm, gex_EP_Location_t loc,
+                       const gasneti_route_t *r, void *dest, const void *src, size_t n, int lc_mode,
+                       uint32_t *lc)
 {
-    gasneti_mk_t smk = gasneti_mk_lookup(src, n), dmk;
-    if (loc.gex_rank == gasneti_mynode) {
+    gasneti_mk_t smk = gasneti_mk_lookup(src, n);
+    switch (r->how) {
+    case GASNETI_ROUTE_SELF:
         device_copy(op, GASNETE_PUT, lc_mode, lc, gasneti_mk_lookup(dest, n), dest, smk, src, n);
         return;
-    }
-    void *here = gasneti_mk_peer_local(loc, dest, &dmk);
-    if (!here && (here = host_here(loc, dest, n))) dmk = NULL;
-    if (here) {
-        device_copy(op, GASNETE_PUT, lc_mode, lc, dmk, here, smk, src, n);
+    case GASNETI_ROUTE_MAPPED:
+        device_copy(op, GASNETE_PUT, lc_mode, lc, r->mk, (char *)dest + r->offset, smk, src, n);
         __atomic_thread_fence(__ATOMIC_RELEASE);
         return;
-    }
-    remote_seg_t rs;
-    const gasneti_rma_t *b = smk ? NULL : backend(loc, &rs); /* a card reaching device memory */
-    if (b) {
-        if (b->put(loc.gex_rank, rs.seg, dest, src, n, lc_mode == LC_DEFER, gasnete_counter(op, GASNETE_PUT)))
-            gasneti_fatalerror("a device-memory put: %s put of %zu bytes to node %u failed", b->name,
-                               n, loc.gex_rank);
+    case GASNETI_ROUTE_NET: /* a card reaching the peer's device memory, from host memory */
+        if (smk) break;
+        if (r->net->put(loc.gex_rank, gasneti_route_key(r), dest, src, n, lc_mode == LC_DEFER,
+                        gasnete_counter(op, GASNETE_PUT)))
+            gasneti_fatalerror("a device-memory put: %s put of %zu bytes to node %u failed",
+                               r->net->name, n, loc.gex_rank);
         return;
+    case GASNETI_ROUTE_AM:
+        break;
     }
     uintptr_t t = gasnete_target(op, GASNETE_PUT);
     char *bounce = smk ? malloc(n < STAGE ? n : STAGE) : NULL;
@@ -232,33 +218,23 @@ static void put_device(gasnete_op_t *op, gasneti_tm_t tm, gex_EP_Location_t loc,
     free(bounce);
 }
 
-/* Loopback and shm; 0 when the AM path must serve it (it then goes the
+/* SELF and MAPPED; 0 when the route is NET or AM (a get then goes the
  * usual way, with Medium replies: the handlers copy with the class). */
-static int get_device_here(gasnete_op_t *op, gex_EP_Location_t loc, void *dest, const void *src,
+static int get_device_here(gasnete_op_t *op, const gasneti_route_t *r, void *dest, const void *src,
                            size_t n)
 {
-    gasneti_mk_t dmk = gasneti_mk_lookup(dest, n), smk;
-    if (loc.gex_rank == gasneti_mynode) {
+    gasneti_mk_t dmk = gasneti_mk_lookup(dest, n);
+    if (r->how == GASNETI_ROUTE_SELF) {
         device_copy(op, GASNETE_GET, LC_DEFER, NULL, dmk, dest, gasneti_mk_lookup(src, n), src, n);
         return 1;
     }
-    const void *there = gasneti_mk_peer_local(loc, src, &smk);
-    if (!there && (there = host_here(loc, src, n))) smk = NULL;
-    if (!there) return 0;
+    if (r->how != GASNETI_ROUTE_MAPPED) return 0;
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    device_copy(op, GASNETE_GET, LC_DEFER, NULL, dmk, dest, smk, there, n);
+    device_copy(op, GASNETE_GET, LC_DEFER, NULL, dmk, dest, r->mk, (const char *)src + r->offset, n);
     return 1;
 }
 
-/* A created endpoint's segment that a neighbour published and this
- * process mapped (core-mpi/segment.c): the address of raddr here, or NULL.
- * A copy there completes at once, ordered like the shm backend's. */
-static inline void *mapped_here(gex_EP_Location_t loc, const void *raddr)
-{
-    return loc.gex_ep_index ? gasneti_peer_local(loc, raddr) : NULL;
-}
-
-/* ---- initiators */
+/* ---- initiators: check, trace, ask the route, act on it */
 
 void gasnete_put(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *dest, const void *src,
                  size_t n, int lc_mode, uint32_t *lc, const char *call)
@@ -266,27 +242,28 @@ void gasnete_put(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *dest,
     gex_EP_Location_t loc = check_remote(call, tm, rank, dest, n, src);
     GASNETI_TRACE_XFER('P', call, loc.gex_rank, dest, src, n);
     if (n == 0) return;
-    if (device_involved(loc, src, dest, n)) {
-        put_device(op, tm, loc, dest, src, n, lc_mode, lc);
+    gasneti_route_t r;
+    gasneti_route(loc, &r);
+    if (device_involved(&r, src, dest, n)) {
+        put_device(op, tm, loc, &r, dest, src, n, lc_mode, lc);
         return;
     }
-    if (loc.gex_rank == gasneti_mynode) {
+    switch (r.how) {
+    case GASNETI_ROUTE_SELF:
         memcpy(dest, src, n);
         return;
-    }
-    void *here = mapped_here(loc, dest);
-    if (here) {
-        memcpy(here, src, n);
+    case GASNETI_ROUTE_MAPPED:
+        memcpy((char *)dest + r.offset, src, n);
         __atomic_thread_fence(__ATOMIC_RELEASE);
         return;
-    }
-    remote_seg_t rs;
-    const gasneti_rma_t *b = backend(loc, &rs);
-    if (b) {
-        if (b->put(loc.gex_rank, rs.seg, dest, src, n, lc_mode == LC_DEFER, gasnete_counter(op, GASNETE_PUT)))
-            gasneti_fatalerror("%s: %s put of %zu bytes to node %u failed", call, b->name, n,
+    case GASNETI_ROUTE_NET:
+        if (r.net->put(loc.gex_rank, gasneti_route_key(&r), dest, src, n, lc_mode == LC_DEFER,
+                       gasnete_counter(op, GASNETE_PUT)))
+            gasneti_fatalerror("%s: %s put of %zu bytes to node %u failed", call, r.net->name, n,
                                loc.gex_rank);
         return;
+    case GASNETI_ROUTE_AM:
+        break;
     }
     if (gasnete_pack_put(op, tm, loc, dest, src, n)) return;
     uintptr_t t = gasnete_target(op, GASNETE_PUT);
@@ -314,26 +291,26 @@ void gasnete_get(gasnete_op_t *op, gasneti_tm_t tm, void *dest, gex_Rank_t rank,
     gex_EP_Location_t loc = check_remote(call, tm, rank, src, n, dest);
     GASNETI_TRACE_XFER('G', call, loc.gex_rank, dest, src, n);
     if (n == 0) return;
-    int device = device_involved(loc, dest, src, n);
-    if (device && get_device_here(op, loc, dest, src, n)) return;
-    if (loc.gex_rank == gasneti_mynode) {
+    gasneti_route_t r;
+    gasneti_route(loc, &r);
+    int device = device_involved(&r, dest, src, n);
+    if (device && get_device_here(op, &r, dest, src, n)) return;
+    switch (r.how) {
+    case GASNETI_ROUTE_SELF:
         memcpy(dest, src, n);
         return;
-    }
-    const void *there = device ? NULL : mapped_here(loc, src);
-    if (there) {
+    case GASNETI_ROUTE_MAPPED:
         __atomic_thread_fence(__ATOMIC_ACQUIRE);
-        memcpy(dest, there, n);
+        memcpy(dest, (const char *)src + r.offset, n);
         return;
-    }
-    remote_seg_t rs;
-    /* device memory goes by a backend only where a card reaches the peer's */
-    const gasneti_rma_t *b = device && gasneti_mk_lookup(dest, n) ? NULL : backend(loc, &rs);
-    if (b) {
-        if (b->get(dest, loc.gex_rank, rs.seg, src, n, gasnete_counter(op, GASNETE_GET)))
-            gasneti_fatalerror("%s: %s get of %zu bytes from node %u failed", call, b->name, n,
+    case GASNETI_ROUTE_NET: /* into device memory only where a card reaches the peer's */
+        if (device && gasneti_mk_lookup(dest, n)) break;
+        if (r.net->get(dest, loc.gex_rank, gasneti_route_key(&r), src, n, gasnete_counter(op, GASNETE_GET)))
+            gasneti_fatalerror("%s: %s get of %zu bytes from node %u failed", call, r.net->name, n,
                                loc.gex_rank);
         return;
+    case GASNETI_ROUTE_AM:
+        break;
     }
     if (!device && gasnete_pack_get(op, tm, loc, dest, src, n)) return; /* batches copy host memory */
     uintptr_t t = gasnete_target(op, GASNETE_GET);
@@ -357,30 +334,24 @@ void gasnete_memset(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *de
     gex_EP_Location_t loc = check_remote(call, tm, rank, dest, n, dest);
     GASNETI_TRACE_XFER('P', call, loc.gex_rank, dest, NULL, n);
     if (n == 0) return;
-    if (loc.gex_rank == gasneti_mynode && gasneti_mk_lookup(dest, n)) {
-        char buf[4096];
-        memset(buf, val, sizeof buf);
-        for (size_t off = 0; off < n; off += sizeof buf)
-            write_local((char *)dest + off, buf, n - off < sizeof buf ? n - off : sizeof buf);
+    gasneti_route_t r;
+    gasneti_route(loc, &r);
+    switch (r.how) {
+    case GASNETI_ROUTE_SELF:
+        fill(gasneti_mk_lookup(dest, n), dest, val, n);
         return;
-    }
-    if (loc.gex_rank == gasneti_mynode) {
-        memset(dest, val, n);
-        return;
-    }
-    void *here = mapped_here(loc, dest);
-    if (here) {
-        memset(here, val, n);
+    case GASNETI_ROUTE_MAPPED:
+        fill(r.mk, (char *)dest + r.offset, val, n);
         __atomic_thread_fence(__ATOMIC_RELEASE);
         return;
-    }
-    remote_seg_t rs;
-    const gasneti_rma_t *b = backend(loc, &rs);
-    if (b && b->memset) {
-        if (b->memset(loc.gex_rank, rs.seg, dest, val, n, gasnete_counter(op, GASNETE_PUT)))
-            gasneti_fatalerror("%s: %s memset of %zu bytes on node %u failed", call, b->name, n,
-                               loc.gex_rank);
+    case GASNETI_ROUTE_NET:
+        if (!r.net->memset) break; /* the AM path serves memsets */
+        if (r.net->memset(loc.gex_rank, gasneti_route_key(&r), dest, val, n, gasnete_counter(op, GASNETE_PUT)))
+            gasneti_fatalerror("%s: %s memset of %zu bytes on node %u failed", call, r.net->name,
+                               n, loc.gex_rank);
         return;
+    case GASNETI_ROUTE_AM:
+        break;
     }
     uintptr_t t = gasnete_target(op, GASNETE_PUT);
     gasnete_add(op, GASNETE_PUT, 1);
@@ -396,27 +367,25 @@ void gasnete_put_val(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *d
     check_val_size(call, n);
     gex_EP_Location_t loc = check_remote(call, tm, rank, dest, n, dest);
     GASNETI_TRACE_XFER('P', call, loc.gex_rank, dest, NULL, n);
-    if (loc.gex_rank == gasneti_mynode) {
-        uint64_t bytes = 0;
-        store_value(&bytes, value, n);
+    uint64_t bytes = 0;
+    store_value(&bytes, value, n); /* the value's n bytes, as they lie in memory */
+    gasneti_route_t r;
+    gasneti_route(loc, &r);
+    switch (r.how) {
+    case GASNETI_ROUTE_SELF:
         write_local(dest, &bytes, n);
         return;
-    }
-    void *here = mapped_here(loc, dest);
-    if (here) {
-        store_value(here, value, n);
+    case GASNETI_ROUTE_MAPPED:
+        gasneti_mk_copy(r.mk, (char *)dest + r.offset, NULL, &bytes, n);
         __atomic_thread_fence(__ATOMIC_RELEASE);
         return;
-    }
-    remote_seg_t rs;
-    const gasneti_rma_t *b = backend(loc, &rs);
-    if (b) {
-        uint64_t bytes = 0;
-        store_value(&bytes, value, n); /* the value's n bytes, as they lie in memory */
-        if (b->put(loc.gex_rank, rs.seg, dest, &bytes, n, 0, gasnete_counter(op, GASNETE_PUT)))
-            gasneti_fatalerror("%s: %s put of a %zu-byte value to node %u failed", call, b->name,
-                               n, loc.gex_rank);
+    case GASNETI_ROUTE_NET:
+        if (r.net->put(loc.gex_rank, gasneti_route_key(&r), dest, &bytes, n, 0, gasnete_counter(op, GASNETE_PUT)))
+            gasneti_fatalerror("%s: %s put of a %zu-byte value to node %u failed", call,
+                               r.net->name, n, loc.gex_rank);
         return;
+    case GASNETI_ROUTE_AM:
+        break;
     }
     uintptr_t t = gasnete_target(op, GASNETE_PUT);
     gasnete_add(op, GASNETE_PUT, 1);
@@ -432,21 +401,20 @@ void gasnete_get_val(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *s
     check_val_size(call, n);
     gex_EP_Location_t loc = check_remote(call, tm, rank, src, n, src);
     GASNETI_TRACE_XFER('G', call, loc.gex_rank, NULL, src, n);
-    if (loc.gex_rank == gasneti_mynode) {
-        uint64_t bytes = 0;
+    uint64_t bytes = 0;
+    gasneti_route_t r;
+    gasneti_route(loc, &r);
+    switch (r.how) {
+    case GASNETI_ROUTE_SELF:
         read_local(&bytes, src, n);
         op->value = load_value(&bytes, n);
         return;
-    }
-    const void *there = mapped_here(loc, src);
-    if (there) {
+    case GASNETI_ROUTE_MAPPED:
         __atomic_thread_fence(__ATOMIC_ACQUIRE);
-        op->value = load_value(there, n);
+        gasneti_mk_copy(NULL, &bytes, r.mk, (const char *)src + r.offset, n);
+        op->value = load_value(&bytes, n);
         return;
-    }
-    remote_seg_t rs;
-    const gasneti_rma_t *b = backend(loc, &rs);
-    if (b) {
+    case GASNETI_ROUTE_NET: {
         /* the value's low-order bytes, zero-extended */
         op->value = 0;
 #if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -454,10 +422,13 @@ void gasnete_get_val(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *s
 #else
         char *low = (char *)&op->value;
 #endif
-        if (b->get(low, loc.gex_rank, rs.seg, src, n, gasnete_counter(op, GASNETE_GET)))
-            gasneti_fatalerror("%s: %s get of a %zu-byte value from node %u failed", call, b->name,
-                               n, loc.gex_rank);
+        if (r.net->get(low, loc.gex_rank, gasneti_route_key(&r), src, n, gasnete_counter(op, GASNETE_GET)))
+            gasneti_fatalerror("%s: %s get of a %zu-byte value from node %u failed", call,
+                               r.net->name, n, loc.gex_rank);
         return;
+    }
+    case GASNETI_ROUTE_AM:
+        break;
     }
     uintptr_t t = gasnete_target(op, GASNETE_GET);
     gasnete_add(op, GASNETE_GET, 1);
@@ -551,14 +522,7 @@ static void memset_h(ammpi_token_t tok, int32_t d_hi, int32_t d_lo, int32_t val,
 {
     size_t n = (size_t)GASNETE_U64(n_hi, n_lo);
     char *dest = check_local(tok, "a memset", GASNETE_PTR(d_hi, d_lo), n);
-    if (gasneti_mk_lookup(dest, n)) {
-        char buf[4096];
-        memset(buf, val, sizeof buf);
-        for (size_t off = 0; off < n; off += sizeof buf)
-            write_local(dest + off, buf, n - off < sizeof buf ? n - off : sizeof buf);
-    } else if (n) { /* an empty memset may name any address, NULL too */
-        memset(dest, val, n);
-    }
+    if (n) fill(gasneti_mk_lookup(dest, n), dest, val, n); /* an empty one may name any address */
     ack(tok, t_hi, t_lo);
 }
 
@@ -611,4 +575,8 @@ static const gasneti_handler_t handlers[] = {
     {0, NULL, 0, 0},
 };
 
-const gasneti_layer_t gasnete_putget_layer = {"putget", putget_init, NULL, handlers, NULL, NULL};
+const gasneti_layer_t gasnete_putget_layer = {
+    .name = "putget",
+    .init = putget_init,
+    .handlers = handlers,
+};

@@ -1,5 +1,5 @@
-/* gex_EP_QueryBoundSegmentNB (spec §17.4): gex_Segment_QueryBound that may
- * ask the owner. What the segment table knows (this process's endpoints,
+/* gex_Segment_QueryBound, and gex_EP_QueryBoundSegmentNB
+ * (spec §17.4): gex_Segment_QueryBound that may ask the owner. What the segment table knows (this process's endpoints,
  * and what was published here) is answered at once (GEX_EVENT_INVALID);
  * otherwise a Short request asks the endpoint itself, its reply fills the
  * caller's outputs and the table, and completes the returned event. With
@@ -7,7 +7,7 @@
  * endpoint with no bound segment answers size 0 and NULL addresses.
  */
 #include "extended.h"
-#include "rma.h"
+#include "route.h"
 
 #include <stdlib.h>
 
@@ -91,4 +91,21 @@ static const gasneti_handler_t handlers[] = {
     {0, NULL, 0, 0},
 };
 
-const gasneti_layer_t gasnete_segquery_layer = {"segquery", NULL, NULL, handlers, NULL, NULL};
+/* What this process knows now; the local address by the route. */
+int gex_Segment_QueryBound(gex_TM_t tm_, gex_Rank_t rank, void **owneraddr_p, void **localaddr_p,
+                           uintptr_t *size_p)
+{
+    const char *call = "gex_Segment_QueryBound";
+    gasneti_tm_t tm = gasneti_import_tm(tm_, call);
+    GASNETI_CHECK_MAY_COMMUNICATE(call);
+    if (rank == GEX_RANK_INVALID) gasneti_fatalerror("%s: rank GEX_RANK_INVALID is not allowed", call);
+    gex_EP_Location_t loc = gasneti_tm_peer(tm, rank, call);
+    const gasnet_seginfo_t *s = gasneti_peer_segment(loc);
+    if (!s) return 1;
+    if (owneraddr_p) *owneraddr_p = s->addr;
+    if (localaddr_p) *localaddr_p = gasneti_peer_local(loc, s->addr);
+    if (size_p) *size_p = s->size;
+    return 0;
+}
+
+const gasneti_layer_t gasnete_segquery_layer = {.name = "segquery", .handlers = handlers};

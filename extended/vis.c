@@ -80,8 +80,7 @@
  * sorts a copy of its regions (24 or 8 bytes each) during the call.
  */
 #include "extended.h"
-#include "memkind.h"
-#include "rma.h"
+#include "route.h"
 
 #include <gasnet_vis.h>
 
@@ -1139,21 +1138,15 @@ static void check_flags(const vis_call_t *v)
                            (unsigned)(v->flags & ~ok));
 }
 
-/* Whether loc's bound segment is mapped here (this process, a neighbour's
- * primordial segment through the shm backend, a neighbour's created
- * endpoint's GASNet-allocated host segment, or its device segment imported
- * here: registered, so the copies use its class), and the shift that
- * reaches its addresses here. */
+/* Whether loc's bound segment is mapped here (its route is SELF or MAPPED:
+ * a device segment imported here is registered, so the copies use its
+ * class), and the shift that reaches its addresses here. */
 static int mapped_here(gex_EP_Location_t loc, uintptr_t *shift)
 {
-    *shift = 0;
-    if (loc.gex_rank == gasneti_mynode) return 1;
-    const gasnet_seginfo_t *s = gasneti_peer_segment(loc);
-    char *here = s ? gasneti_peer_local(loc, s->addr) : NULL;
-    gasneti_mk_t mk;
-    if (!here && s && gasneti_mk_peer_is_device(loc)) here = gasneti_mk_peer_local(loc, s->addr, &mk);
-    *shift = (uintptr_t)here - (uintptr_t)(s ? s->addr : NULL);
-    return here != NULL;
+    gasneti_route_t r;
+    gasneti_route(loc, &r);
+    *shift = r.offset;
+    return r.how == GASNETI_ROUTE_SELF || r.how == GASNETI_ROUTE_MAPPED;
 }
 
 /* Moves the data into op's counters (or completes it before returning). */
@@ -1626,4 +1619,9 @@ static const gasneti_handler_t handlers[] = {
     {0, NULL, 0, 0},
 };
 
-const gasneti_layer_t gasnete_vis_layer = {"vis", vis_init, NULL, handlers, NULL, pc_progress};
+const gasneti_layer_t gasnete_vis_layer = {
+    .name = "vis",
+    .init = vis_init,
+    .handlers = handlers,
+    .progress = pc_progress,
+};

@@ -6,7 +6,6 @@
  * atomic load while no device range exists (every host-only client).
  */
 #include "memkind.h"
-#include "rma.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -50,7 +49,7 @@ gasneti_mk_t gasneti_mk_import(gex_MK_t kind, const char *call)
     return kind;
 }
 
-/* ---- gex_MK_Create, gex_MK_Destroy */
+/* ---- gex_MK_Create (core-mpi/objects.c checks its client), gex_MK_Destroy */
 
 static void copies_complete(gasneti_mk_t until_mk);
 enum { BOUNCE = 65536, BOUNCE_MIN = 4096 }; /* see bounce_take */
@@ -69,12 +68,10 @@ static void kind_bury(gasneti_mk_t mk)
     pthread_mutex_unlock(&dead_lock);
 }
 
-int gex_MK_Create(gex_MK_t *kind_p, gex_Client_t client, const gex_MK_Create_args_t *args,
-                  gex_Flags_t flags)
+int gasneti_mk_create(gex_MK_t *kind_p, gex_Client_t client, const gex_MK_Create_args_t *args,
+                      gex_Flags_t flags)
 {
     const char *call = "gex_MK_Create";
-    GASNETI_CHECK_INIT(call);
-    if (!client || client->magic != GASNETI_CLIENT_MAGIC) gasneti_bad_handle(call, "client", client);
     if (!kind_p) return gasneti_report(call, GASNET_ERR_BAD_ARG, "kind_p is NULL");
     if (!args) return gasneti_report(call, GASNET_ERR_BAD_ARG, "args is NULL");
     if (flags) return gasneti_report(call, GASNET_ERR_BAD_ARG, "flags 0x%x: must be 0", (unsigned)flags);
@@ -179,6 +176,7 @@ typedef struct {
 static range_t *ranges;
 static int nalloc;
 int gasneti_mk_nranges;
+void (*gasneti_mk_ranges_changed)(void);
 static pthread_rwlock_t ranges_lock = PTHREAD_RWLOCK_INITIALIZER;
 
 void gasneti_mk_register(gasneti_mk_t mk, void *base, size_t size)
@@ -191,7 +189,7 @@ void gasneti_mk_register(gasneti_mk_t mk, void *base, size_t size)
     }
     ranges[gasneti_mk_nranges] = (range_t){(uintptr_t)base, size, mk};
     __atomic_store_n(&gasneti_mk_nranges, gasneti_mk_nranges + 1, __ATOMIC_RELEASE);
-    gasneti_pshm_fast_update();
+    if (gasneti_mk_ranges_changed) gasneti_mk_ranges_changed();
     pthread_rwlock_unlock(&ranges_lock);
 }
 
@@ -210,7 +208,7 @@ void gasneti_mk_unregister(void *base)
         ranges = NULL;
         nalloc = 0;
     }
-    gasneti_pshm_fast_update();
+    if (gasneti_mk_ranges_changed) gasneti_mk_ranges_changed();
     pthread_rwlock_unlock(&ranges_lock);
 }
 
@@ -461,14 +459,6 @@ void gasneti_mk_kind_added(gasneti_mk_t mk, int add)
     pthread_mutex_unlock(&peers_lock);
 }
 
-/* Whether the shm path serves node: its memory may be mapped here. */
-static int shm_reaches(gex_Rank_t node)
-{
-    if (gasneti_rma_for) return gasneti_rma_for[node] == &gasneti_rma_shm;
-    return gasneti_nodeinfo && gasneti_nodeinfo[node].supernode == gasneti_nodeinfo[gasneti_mynode].supernode &&
-           strcmp(gasneti_getenv_str("GASNET_RMA", "auto"), "am") != 0;
-}
-
 int gasneti_mk_export(gasneti_mk_t mk, void *base, uintptr_t size, gasneti_mk_handle_t *h)
 {
     char why[256];
@@ -477,7 +467,7 @@ int gasneti_mk_export(gasneti_mk_t mk, void *base, uintptr_t size, gasneti_mk_ha
 }
 
 void gasneti_mk_peer_set(gex_EP_Location_t loc, gex_MK_Class_t mk_class, const void *owner_base,
-                         uintptr_t size, const gasneti_mk_handle_t *h)
+                         uintptr_t size, const gasneti_mk_handle_t *h, int neighbour)
 {
     if (loc.gex_ep_index >= GASNET_MAXEPS || loc.gex_rank >= gasneti_nodes)
         gasneti_fatalerror("a device segment published for endpoint %u of node %u, out of range",
@@ -495,7 +485,7 @@ void gasneti_mk_peer_set(gex_EP_Location_t loc, gex_MK_Class_t mk_class, const v
     if (p->mk_class != GEX_MK_CLASS_HOST) __atomic_fetch_sub(&gasneti_mk_npeers, 1, __ATOMIC_RELEASE);
     peer_t np = {mk_class, (uintptr_t)owner_base, size, NULL, NULL};
     /* (our own segment is never imported: loopback copies use it as it is) */
-    if (mk_class != GEX_MK_CLASS_HOST && h && loc.gex_rank != gasneti_mynode && shm_reaches(loc.gex_rank)) {
+    if (mk_class != GEX_MK_CLASS_HOST && h && loc.gex_rank != gasneti_mynode && neighbour) {
         np.mk = kind_of_class(mk_class);
         char why[256];
         if (np.mk && np.mk->cls->import_handle)
@@ -522,13 +512,14 @@ int gasneti_mk_peer_is_device_slow(gex_EP_Location_t loc)
     return row && row[loc.gex_rank].mk_class != GEX_MK_CLASS_HOST;
 }
 
-void *gasneti_mk_peer_local(gex_EP_Location_t loc, const void *addr, gasneti_mk_t *mk)
+int gasneti_mk_peer_map(gex_EP_Location_t loc, uintptr_t *offset, gasneti_mk_t *mk)
 {
     const peer_t *row = __atomic_load_n(&peers[loc.gex_ep_index], __ATOMIC_ACQUIRE);
-    if (!row || !row[loc.gex_rank].local) return NULL;
+    if (!row || !row[loc.gex_rank].local) return 0;
     const peer_t *p = &row[loc.gex_rank];
     *mk = p->mk;
-    return p->local + ((uintptr_t)addr - p->base);
+    *offset = (uintptr_t)p->local - p->base;
+    return 1;
 }
 
 /* ---- device segments (gex_Segment_Create, gex_Segment_Destroy) */

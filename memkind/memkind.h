@@ -16,8 +16,9 @@
 #ifndef GASNETI_MEMKIND_H
 #define GASNETI_MEMKIND_H
 
-#include "gasnet_internal.h"
+#include "base.h"
 #include <gasnet_mk.h>
+#include <pthread.h>
 
 typedef struct gasneti_mk_s *gasneti_mk_t;
 
@@ -91,7 +92,7 @@ struct gasneti_mk_s {
     uint32_t magic;
     const gasneti_mk_class_t *cls;
     gex_MK_Class_t class_id;
-    gasneti_client_t client;
+    gex_Client_t client;
     int device;  /* the device ordinal, where the class has one */
     void *priv;  /* the class's state (CUDA: its primary context) */
     char *bounce; /* pinned buffer for small host-device copies (memkind.c) */
@@ -122,6 +123,9 @@ static inline int gasneti_mk_is_host(gasneti_mk_t mk) { return !mk || mk == &gas
 void gasneti_mk_register(gasneti_mk_t mk, void *base, size_t size);
 void gasneti_mk_unregister(void *base);
 extern int gasneti_mk_nranges; /* how many are registered (atomic): 0 is the fast case */
+/* Called (under the registry's lock) after a range comes or goes: the
+ * core's, which turns the header's on-node fast path off while any is. */
+extern void (*gasneti_mk_ranges_changed)(void);
 gasneti_mk_t gasneti_mk_lookup_slow(const void *p, size_t n);
 static inline gasneti_mk_t gasneti_mk_lookup(const void *p, size_t n)
 {
@@ -138,11 +142,11 @@ static inline gasneti_mk_t gasneti_mk_lookup(const void *p, size_t n)
  *
  * gasneti_mk_peer_set records loc's bound segment: a device one (mk_class
  * not GEX_MK_CLASS_HOST, with the owner's export handle, NULL: none), or
- * clears it (host). A neighbour's device memory is imported at once when
- * the shm path serves that peer and this process has a kind of the class
- * to map it with. */
+ * clears it (host). A neighbour's device memory (the caller says whether
+ * loc's node is one whose memory may be mapped here) is imported at once
+ * when this process has a kind of the class to map it with. */
 void gasneti_mk_peer_set(gex_EP_Location_t loc, gex_MK_Class_t mk_class, const void *owner_base,
-                         uintptr_t size, const gasneti_mk_handle_t *h);
+                         uintptr_t size, const gasneti_mk_handle_t *h, int neighbour);
 extern int gasneti_mk_npeers; /* device segments known (atomic): 0 is the fast case */
 int gasneti_mk_peer_is_device_slow(gex_EP_Location_t loc);
 static inline int gasneti_mk_peer_is_device(gex_EP_Location_t loc)
@@ -150,10 +154,13 @@ static inline int gasneti_mk_peer_is_device(gex_EP_Location_t loc)
     if (__builtin_expect(!__atomic_load_n(&gasneti_mk_npeers, __ATOMIC_ACQUIRE), 1)) return 0;
     return gasneti_mk_peer_is_device_slow(loc);
 }
-/* The local device address of owner address addr of loc's imported device
- * segment, and the kind to copy with; NULL when it is not imported. */
-void *gasneti_mk_peer_local(gex_EP_Location_t loc, const void *addr, gasneti_mk_t *mk);
+/* Whether loc's device segment is imported here; if so, owner address a
+ * is at local device address a + *offset, copied with kind *mk. */
+int gasneti_mk_peer_map(gex_EP_Location_t loc, uintptr_t *offset, gasneti_mk_t *mk);
 
+/* gex_MK_Create, once the core has checked the client. */
+int gasneti_mk_create(gex_MK_t *kind_p, gex_Client_t client, const gex_MK_Create_args_t *args,
+                      gex_Flags_t flags);
 /* Kinds of this process come and go (gex_MK_Create, gex_MK_Destroy). */
 void gasneti_mk_kind_added(gasneti_mk_t mk, int add);
 

@@ -77,8 +77,8 @@ MODE_DEF_parsync := -DGASNET_PARSYNC -D_REENTRANT
 
 AMMPI_SRCS := $(wildcard ammpi/*.c)
 TOOLS_SRCS := $(wildcard tools/*.c)
-GASNET_SRCS := $(wildcard base/*.c core-mpi/*.c extended/*.c barrier/*.c coll/*.c ratomic/*.c conduit/*.c) shmam/shmam.c core-native/rma.c core-native/shm.c \
-    core-native/topology.c $(if $(HAVE_OFI),core-native/ofi.c) $(if $(HAVE_VERBS),core-native/verbs.c) \
+GASNET_SRCS := $(wildcard base/*.c core-mpi/*.c extended/*.c barrier/*.c coll/*.c ratomic/*.c conduit/*.c) shmam/shmam.c core-native/rma.c core-native/route.c core-native/shm.c \
+    $(if $(HAVE_OFI),core-native/ofi.c) $(if $(HAVE_VERBS),core-native/verbs.c) \
     memkind/memkind.c memkind/emulated.c $(if $(HAVE_CUDA),memkind/cuda.c) \
     $(TOOLS_SRCS)
 TEST_SRCS := $(wildcard tests/*.c)

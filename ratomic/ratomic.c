@@ -58,7 +58,7 @@
  */
 #include "coll.h"
 #include "extended.h"
-#include "rma.h"
+#include "route.h"
 
 #include <gasnet_ratomic.h>
 
@@ -603,4 +603,4 @@ static const gasneti_handler_t handlers[] = {
     {0, NULL, 0, 0},
 };
 
-const gasneti_layer_t gasnete_ratomic_layer = {"ratomic", NULL, NULL, handlers, NULL, NULL};
+const gasneti_layer_t gasnete_ratomic_layer = {.name = "ratomic", .handlers = handlers};

@@ -17,7 +17,7 @@
  * reads the head only when its last reading of it says the ring is full
  * (the cost of a round trip is then close to that of bouncing one cache
  * line).
- * The objects are created at start-up (memfds: gasneti_shm_create, shm.c)
+ * The objects are created at start-up (memfds: gasneti_shm_create, base/shm.c)
  * and mapped by every neighbour; none is ever named in /dev/shm, so none
  * stays there, whenever a process dies.
  *
@@ -61,8 +61,7 @@
  * them grow (docs/threat-model.md).
  */
 #include "gasnet_internal.h"
-#include "memkind.h"
-#include "rma.h"
+#include "route.h"
 #include "shmam.h"
 
 #include <errno.h>
@@ -199,14 +198,13 @@ static int try_write(ring_t *r, size_t len, const ammpi_msg_t *m, int dest_ep, i
  * or NULL; *mk: the kind to copy into it with (NULL: host memory). */
 static void *mapped(int dest, int dest_ep, const void *addr, size_t n, gasneti_mk_t *mk)
 {
-    *mk = NULL;
-    if (dest_ep != 0) { /* a created endpoint's segment published and mapped (or imported) here */
-        gex_EP_Location_t loc = {(gex_Rank_t)dest, (gex_EP_Index_t)dest_ep};
-        if (!gasneti_in_seginfo(gasneti_peer_segment(loc), addr, n)) return NULL;
-        if (gasneti_mk_peer_is_device(loc)) return gasneti_mk_peer_local(loc, addr, mk);
-        return gasneti_peer_local(loc, addr);
-    }
-    return gasneti_pshm ? gasneti_pshm_local(gasneti_pshm, (gex_Rank_t)dest, addr, n) : NULL;
+    gex_EP_Location_t loc = {(gex_Rank_t)dest, (gex_EP_Index_t)dest_ep};
+    gasneti_route_t r;
+    gasneti_route(loc, &r);
+    *mk = r.mk;
+    if (r.how != GASNETI_ROUTE_MAPPED || !gasneti_in_seginfo(gasneti_peer_segment(loc), addr, n))
+        return NULL;
+    return (char *)addr + r.offset;
 }
 
 static int shm_in_place(ammpi_channel_t *ch, int dest, int dest_ep, const void *addr, size_t n)
@@ -444,4 +442,4 @@ static void shmam_init(void)
 /* A layer of its own (conduit/conduit.c lists it first): its init sets up
  * the rings and adds them to ammpi's endpoint as a channel; from then on
  * ammpi sends, polls and delivers through them. */
-const gasneti_layer_t gasneti_shmam_layer = {"shmam", shmam_init, NULL, NULL, NULL, NULL};
+const gasneti_layer_t gasneti_shmam_layer = {.name = "shmam", .init = shmam_init};

@@ -7,7 +7,7 @@
  * is reported under GASNET_VERBOSEENV. Without hwloc at build time only
  * none is accepted (others print why and are ignored).
  */
-#include "rma.h"
+#include "base.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -33,24 +33,24 @@ static int bind_type(const char *name, hwloc_obj_type_t *type)
     return 0;
 }
 
-static int local_rank(void)
+static int local_rank(MPI_Comm comm)
 {
     MPI_Comm local;
     int rank;
-    MPI_Comm_split_type(gasnetc_comm, MPI_COMM_TYPE_SHARED, (int)gasneti_mynode, MPI_INFO_NULL, &local);
+    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, (int)gasneti_mynode, MPI_INFO_NULL, &local);
     MPI_Comm_rank(local, &rank);
     MPI_Comm_free(&local);
     return rank;
 }
 
-void gasneti_topology_init(void)
+void gasneti_topology_init(MPI_Comm comm)
 {
     const char *want = gasneti_getenv_str("GASNET_BIND", "none");
     hwloc_obj_type_t type = HWLOC_OBJ_CORE;
     int binding = strcasecmp(want, "none") != 0;
     if (binding && !bind_type(want, &type))
         gasneti_fatalerror("GASNET_BIND=%s: use none, core, l3, numa or socket", want);
-    int rank = local_rank(); /* collective: every node calls it */
+    int rank = local_rank(comm); /* collective: every node calls it */
     if (hwloc_topology_init(&topo) != 0 ||
         hwloc_topology_set_io_types_filter(topo, HWLOC_TYPE_FILTER_KEEP_IMPORTANT) != 0 ||
         hwloc_topology_load(topo) != 0) {
@@ -102,8 +102,9 @@ int gasneti_nic_distance(const char *device)
 
 #else /* no hwloc */
 
-void gasneti_topology_init(void)
+void gasneti_topology_init(MPI_Comm comm)
 {
+    (void)comm;
     const char *want = gasneti_getenv_str("GASNET_BIND", "none");
     if (strcasecmp(want, "none") && gasneti_mynode == 0)
         fprintf(stderr, "GASNet: GASNET_BIND=%s ignored: built without hwloc\n", want);
