@@ -240,9 +240,9 @@ long gasnete_coll_take_piece(gasnete_coll_op_t *op, int tag, gex_Rank_t rank, vo
 static void finish(gasnete_coll_op_t *op)
 {
     free(op->state);
-    gasnete_op_t *ev = op->event;
+    gasneti_op_t *ev = op->event;
     __atomic_store_n(&op->done, 1, __ATOMIC_RELEASE);
-    if (ev) gasnete_complete(gasnete_target(ev, GASNETE_GET));
+    if (ev) gasneti_complete(gasneti_target(ev, GASNETI_GET));
 }
 
 /* Runs every active operation's progress (one thread at a time), in
@@ -282,7 +282,7 @@ static void coll_progress(void)
 /* Trace category of a collective: barriers B, the others W. */
 static char coll_cat(const char *call) { return strstr(call, "arrier") ? 'B' : 'W'; }
 
-void gasnete_coll_start(gasnete_coll_op_t *op, gasnete_op_t *event)
+void gasnete_coll_start(gasnete_coll_op_t *op, gasneti_op_t *event)
 {
     if (GASNETI_TS_ANY)
         GASNETI_TRACE_EVENT(coll_cat(op->call), op->call, "team %p size %u%s", (void *)op->tm,
@@ -291,7 +291,7 @@ void gasnete_coll_start(gasnete_coll_op_t *op, gasnete_op_t *event)
     op->done = 0;
     op->ready = 0;
     op->next = NULL;
-    if (event) gasnete_add(event, GASNETE_GET, 1);
+    if (event) gasneti_add(event, GASNETI_GET, 1);
     pthread_mutex_lock(&lock);
     op->seq = op->tm->coll->next_seq++;
     if (op->tm->coll->shm) op->shm_n = ++op->tm->coll->shm_started;
@@ -331,9 +331,9 @@ void gasnete_coll_sign(gasnete_coll_op_t *op, uint64_t value)
 
 gex_Event_t gasnete_coll_start_nb(gasnete_coll_op_t *op)
 {
-    gasnete_op_t *ev = gasnete_op_alloc(OP_EOP);
+    gasneti_op_t *ev = gasneti_op_alloc(OP_EOP);
     gasnete_coll_start(op, ev);
-    return gasnete_event_of(ev);
+    return gasneti_event_of(ev);
 }
 
 void gasnete_coll_run(gasnete_coll_op_t *op, const char *call) { gasnete_coll_run_all(&op, 1, call); }

@@ -54,7 +54,7 @@ struct gasnete_coll_op {
     gasneti_tm_t tm;
     uint32_t seq;
     int (*progress)(gasnete_coll_op_t *op); /* 1 when done */
-    gasnete_op_t *event;                    /* completed when done (or NULL) */
+    gasneti_op_t *event;                    /* completed when done (or NULL) */
     int done;                               /* set once finished (atomic) */
     int ready;                              /* progress said done; waits its turn */
     int step;                               /* algorithm state */
@@ -100,8 +100,8 @@ long gasnete_coll_take_piece(gasnete_coll_op_t *op, int tag, gex_Rank_t rank, vo
                              size_t cap, size_t *off);
 
 /* Starts op (tm, progress, state set by the caller; seq is assigned),
- * counting it in event (GASNETE_GET), and runs its first step. */
-void gasnete_coll_start(gasnete_coll_op_t *op, gasnete_op_t *event);
+ * counting it in event (GASNETI_GET), and runs its first step. */
+void gasnete_coll_start(gasnete_coll_op_t *op, gasneti_op_t *event);
 /* Starts an internal collective that nobody waits for: it runs in the
  * polls and is freed once done (gex_AD_Create's agreement check). */
 void gasnete_coll_start_detached(gasnete_coll_op_t *op);

@@ -116,20 +116,20 @@ static void collect_args(va_list ap, int numargs, int32_t *args)
 
 /* Where a request's local completion is counted (NULL: wait for it); sets
  * *op when a root event must be handed out. */
-static int lc_counter(const char *call, gex_Event_t *lc_opt, uint32_t **lc, gasnete_op_t **op)
+static int lc_counter(const char *call, gex_Event_t *lc_opt, uint32_t **lc, gasneti_op_t **op)
 {
     *lc = NULL;
     *op = NULL;
     if (lc_opt == GEX_EVENT_NOW) return GASNET_OK;
     if (lc_opt == GEX_EVENT_GROUP) {
-        gasnete_op_t *nbi = gasnete_nbi_op();
-        if (gasnete_in_access_region()) nbi->has_leaf = 1;
-        *lc = gasnete_counter(nbi, gasnete_in_access_region() ? GASNETE_LC : GASNETE_AM);
+        gasneti_op_t *nbi = gasneti_nbi_op();
+        if (gasneti_in_access_region()) nbi->has_leaf = 1;
+        *lc = gasneti_counter(nbi, gasneti_in_access_region() ? GASNETI_LC : GASNETI_AM);
         return GASNET_OK;
     }
     if (lc_opt && lc_opt != GEX_EVENT_DEFER) {
-        *op = gasnete_op_alloc(OP_EOP);
-        *lc = gasnete_counter(*op, GASNETE_AM);
+        *op = gasneti_op_alloc(OP_EOP);
+        *lc = gasneti_counter(*op, GASNETI_AM);
         return GASNET_OK;
     }
     return gasneti_report(call, GASNET_ERR_BAD_ARG, "lc_opt %s is not allowed for requests",
@@ -150,9 +150,9 @@ static int check_reply_lc(const char *call, gex_Event_t *lc_opt)
 }
 
 /* Hands out the root event of an lc_opt pointer. */
-static void deliver_lc(gex_Event_t *lc_opt, gasnete_op_t *op)
+static void deliver_lc(gex_Event_t *lc_opt, gasneti_op_t *op)
 {
-    if (op) *lc_opt = gasnete_event_of(op);
+    if (op) *lc_opt = gasneti_event_of(op);
 }
 
 /* A payload source in a local device segment, copied into host memory
@@ -198,7 +198,7 @@ static int request(int category, gex_TM_t tm_, gex_Rank_t rank, gex_AM_Index_t h
                            category == AMMPI_LONG ? gasneti_peer_segment(loc) : NULL, loc.gex_rank);
     if (rc != GASNET_OK) return rc;
     uint32_t *lc = NULL;
-    gasnete_op_t *op = NULL;
+    gasneti_op_t *op = NULL;
     if (category != AMMPI_SHORT && (rc = lc_counter(call, lc_opt, &lc, &op)) != GASNET_OK)
         return rc;
     int32_t args[16];
@@ -214,11 +214,11 @@ static int request(int category, gex_TM_t tm_, gex_Rank_t rank, gex_AM_Index_t h
     rc = gasnetc_request(&m);
     if (staged) free(staged);
     if (rc == AMMPI_ERR_AGAIN) {
-        if (op) gasnete_op_free(op);
+        if (op) gasneti_op_free(op);
         return 1; /* an IMMEDIATE no-op: nothing was sent */
     }
     if (rc != AMMPI_OK) {
-        if (op) gasnete_op_free(op);
+        if (op) gasneti_op_free(op);
         return gasneti_report(call, from_ammpi(rc), "transport error");
     }
     deliver_lc(lc_opt, op);
@@ -485,7 +485,7 @@ struct gasneti_srcdesc_s {
     int category, is_reply, numargs, active;
     void *dest_addr;              /* Long: the value given to Prepare */
     gex_Event_t *lc_opt;
-    gasnete_op_t *op;             /* root event for an lc_opt pointer */
+    gasneti_op_t *op;             /* root event for an lc_opt pointer */
     ammpi_prep_t prep;
 };
 static __thread struct gasneti_srcdesc_s srcdesc[2]; /* [is_reply] */
@@ -541,7 +541,7 @@ static gex_AM_SrcDesc_t prepare(const char *call, int category, gex_TM_t tm_, ge
         gasnetc_in_mpi--;
     }
     if (rc == AMMPI_ERR_AGAIN) {
-        if (sd->op) gasnete_op_free(sd->op);
+        if (sd->op) gasneti_op_free(sd->op);
         return GEX_AM_SRCDESC_NO_OP;
     }
     if (rc != AMMPI_OK) gasneti_fatalerror("%s: transport error %d", call, rc);
@@ -642,7 +642,7 @@ static int cancel(const char *call, int category, int is_reply, gex_AM_SrcDesc_t
     gasnetc_in_mpi++;
     ammpi_cancel(&sd->prep);
     gasnetc_in_mpi--;
-    if (sd->op) gasnete_op_free(sd->op);
+    if (sd->op) gasneti_op_free(sd->op);
     sd->active = 0;
     return GASNET_OK;
 }
@@ -800,8 +800,9 @@ static int nhooks, ntransports;
 
 void gasneti_layer_started(const gasneti_layer_t *layer)
 {
+    if (!layer->progress) return;
     if (nhooks == (int)(sizeof hooks / sizeof hooks[0])) gasneti_fatalerror("too many progress hooks");
-    if (layer->progress) hooks[nhooks++] = layer->progress;
+    hooks[nhooks++] = layer->progress;
 }
 
 void gasneti_poll_add(void (*fn)(void))

@@ -7,15 +7,15 @@
 #include <stdlib.h>
 
 typedef struct {
-    gasnete_op_t *free;       /* op records ready for reuse */
-    gasnete_op_t default_iop; /* nbi operations outside access regions */
-    gasnete_op_t *region;     /* the open access region, or NULL */
+    gasneti_op_t *free;       /* op records ready for reuse */
+    gasneti_op_t default_iop; /* nbi operations outside access regions */
+    gasneti_op_t *region;     /* the open access region, or NULL */
 } threaddata_t;
 
 static __thread threaddata_t td = {NULL, {{0}, OP_MAGIC, OP_IOP, 1, 0, NULL, 0}, NULL};
 
 /* Records a thread leaves behind when it exits, for other threads to reuse. */
-static gasnete_op_t *spare;
+static gasneti_op_t *spare;
 static pthread_mutex_t spare_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;
@@ -25,7 +25,7 @@ static void donate_free_list(void *unused)
     (void)unused;
     pthread_mutex_lock(&spare_lock);
     while (td.free) {
-        gasnete_op_t *op = td.free;
+        gasneti_op_t *op = td.free;
         td.free = op->next;
         op->next = spare;
         spare = op;
@@ -45,14 +45,14 @@ static void refill(void)
     pthread_setspecific(exit_key, &td); /* any non-NULL value: run the destructor */
     pthread_mutex_lock(&spare_lock);
     for (int i = 0; spare && i < SLAB; i++) {
-        gasnete_op_t *op = spare;
+        gasneti_op_t *op = spare;
         spare = op->next;
         op->next = td.free;
         td.free = op;
     }
     pthread_mutex_unlock(&spare_lock);
     if (td.free) return;
-    gasnete_op_t *slab = calloc(SLAB, sizeof *slab);
+    gasneti_op_t *slab = calloc(SLAB, sizeof *slab);
     if (!slab) gasneti_fatalerror("out of memory for operation handles");
     for (int i = 0; i < SLAB; i++) {
         slab[i].magic = OP_MAGIC;
@@ -61,81 +61,81 @@ static void refill(void)
     }
 }
 
-gasnete_op_t *gasnete_op_alloc(int kind)
+gasneti_op_t *gasneti_op_alloc(int kind)
 {
     if (!td.free) refill();
-    gasnete_op_t *op = td.free;
+    gasneti_op_t *op = td.free;
     td.free = op->next;
     op->kind = (uint8_t)kind;
     op->live = 1;
     op->has_leaf = 0;
-    for (int i = 0; i < GASNETE_NCOUNTERS; i++) op->cnt[i] = 0;
+    for (int i = 0; i < GASNETI_NCOUNTERS; i++) op->cnt[i] = 0;
     return op;
 }
 
-void gasnete_op_free(gasnete_op_t *op)
+void gasneti_op_free(gasneti_op_t *op)
 {
     op->live = 0;
     op->next = td.free;
     td.free = op;
 }
 
-int gasnete_op_done(gasnete_op_t *op)
+int gasneti_op_done(gasneti_op_t *op)
 {
     uint32_t any = 0;
-    for (int i = 0; i < GASNETE_NCOUNTERS; i++) any |= __atomic_load_n(&op->cnt[i], __ATOMIC_ACQUIRE);
+    for (int i = 0; i < GASNETI_NCOUNTERS; i++) any |= __atomic_load_n(&op->cnt[i], __ATOMIC_ACQUIRE);
     return any == 0;
 }
 
-void gasnete_wait(gasnete_op_t *op, const char *call)
+void gasneti_wait(gasneti_op_t *op, const char *call)
 {
-    if (gasnete_op_done(op)) return;
+    if (gasneti_op_done(op)) return;
     GASNETI_CHECK_MAY_POLL(call);
     uint64_t t0 = GASNETI_TRACE_T0('S');
     int idle = 0;
-    while (!gasnete_op_done(op)) gasneti_poll_wait(&idle);
+    while (!gasneti_op_done(op)) gasneti_poll_wait(&idle);
     GASNETI_TRACE_TIME('S', call, t0);
 }
 
-gex_Event_t gasnete_event_of(gasnete_op_t *op)
+gex_Event_t gasneti_event_of(gasneti_op_t *op)
 {
-    if (gasnete_op_done(op)) {
-        gasnete_op_free(op);
+    if (gasneti_op_done(op)) {
+        gasneti_op_free(op);
         return GEX_EVENT_INVALID;
     }
     return op;
 }
 
-gasnete_op_t *gasnete_target_op(uintptr_t target)
+gasneti_op_t *gasneti_target_op(uintptr_t target)
 {
-    gasnete_op_t *op = gasnete_target_record(target);
-    int which = gasnete_target_counter(target);
-    if (!op || which >= GASNETE_NCOUNTERS || op->magic != OP_MAGIC)
+    gasneti_op_t *op = gasneti_target_record(target);
+    int which = gasneti_target_counter(target);
+    if (!op || which >= GASNETI_NCOUNTERS || op->magic != OP_MAGIC)
         gasneti_fatalerror("a reply names operation %p (counter %d), which is not an operation "
                            "of this node", (void *)op, which);
     return op;
 }
 
-void gasnete_complete_n(uintptr_t target, uint32_t n)
+void gasneti_complete_n(uintptr_t target, uint32_t n)
 {
-    gasnete_op_t *op = gasnete_target_op(target);
-    uint32_t was = __atomic_fetch_sub(&op->cnt[gasnete_target_counter(target)], n, __ATOMIC_RELEASE);
+    gasneti_op_t *op = gasneti_target_op(target);
+    uint32_t was = __atomic_fetch_sub(&op->cnt[gasneti_target_counter(target)], n, __ATOMIC_RELEASE);
     if (was < n)
         gasneti_fatalerror("a reply completes operation %p more often than it was split", (void *)op);
 }
 
-void gasnete_complete(uintptr_t target) { gasnete_complete_n(target, 1); }
+void gasneti_complete(uintptr_t target) { gasneti_complete_n(target, 1); }
 
-gasnete_op_t *gasnete_nbi_op(void) { return td.region ? td.region : &td.default_iop; }
-int gasnete_in_access_region(void) { return td.region != NULL; }
+gasneti_op_t *gasneti_nbi_op(void) { return td.region ? td.region : &td.default_iop; }
+int gasneti_in_access_region(void) { return td.region != NULL; }
 
 /* ---- gex_Event_* */
 
 static int is_leaf(gex_Event_t ev) { return ((uintptr_t)ev & 1) != 0; }
 
-static gasnete_op_t *record_of(gex_Event_t ev, const char *call)
+static gasneti_op_t *record_of(gex_Event_t ev, const char *call)
 {
-    gasnete_op_t *op = (gasnete_op_t *)((uintptr_t)ev & ~(uintptr_t)7);
+    gasneti_op_t *op = (gasneti_op_t *)((uintptr_t)ev & ~(uintptr_t)7);
     if (ev == GEX_EVENT_NO_OP)
         gasneti_fatalerror("%s: GEX_EVENT_NO_OP (a failed IMMEDIATE call) is not an event to "
                            "sync", call);
@@ -146,7 +146,7 @@ static gasnete_op_t *record_of(gex_Event_t ev, const char *call)
     return op;
 }
 
-gasnete_op_t *gasnete_check_event(gex_Event_t ev, const char *call)
+gasneti_op_t *gasneti_check_event(gex_Event_t ev, const char *call)
 {
     if (is_leaf(ev) && ev != GEX_EVENT_NO_OP)
         gasneti_fatalerror("%s: %p is a leaf event, not a root", call, (void *)ev);
@@ -157,14 +157,14 @@ gasnete_op_t *gasnete_check_event(gex_Event_t ev, const char *call)
 static int try_event(gex_Event_t ev, const char *call)
 {
     if (ev == GEX_EVENT_INVALID) return 1;
-    gasnete_op_t *op = record_of(ev, call);
-    if (is_leaf(ev)) return __atomic_load_n(&op->cnt[GASNETE_LC], __ATOMIC_ACQUIRE) == 0;
-    if (!gasnete_op_done(op)) return 0;
-    gasnete_op_free(op);
+    gasneti_op_t *op = record_of(ev, call);
+    if (is_leaf(ev)) return __atomic_load_n(&op->cnt[GASNETI_LC], __ATOMIC_ACQUIRE) == 0;
+    if (!gasneti_op_done(op)) return 0;
+    gasneti_op_free(op);
     return 1;
 }
 
-int gasnete_test_one(gex_Event_t ev, const char *call)
+int gasneti_test_one(gex_Event_t ev, const char *call)
 {
     gasneti_flush(); /* an op in this thread's batch completes only once it is sent */
     return try_event(ev, call) ? GASNET_OK : GASNET_ERR_NOT_READY;
@@ -209,19 +209,19 @@ static size_t sweep(gex_Event_t *ev, size_t n, size_t *completed, const char *ca
     return left;
 }
 
-int gasnete_test_all(gex_Event_t *ev, size_t n, const char *call)
+int gasneti_test_all(gex_Event_t *ev, size_t n, const char *call)
 {
     size_t done = 0;
     return sweep(ev, n, &done, call) ? GASNET_ERR_NOT_READY : GASNET_OK;
 }
 
-int gasnete_test_some(gex_Event_t *ev, size_t n, const char *call)
+int gasneti_test_some(gex_Event_t *ev, size_t n, const char *call)
 {
     size_t done = 0, left = sweep(ev, n, &done, call);
     return done || left == 0 ? GASNET_OK : GASNET_ERR_NOT_READY;
 }
 
-void gasnete_wait_one(gex_Event_t ev, const char *call)
+void gasneti_wait_one(gex_Event_t ev, const char *call)
 {
     uint64_t t0 = GASNETI_TRACE_T0('S');
     int idle = 0;
@@ -232,7 +232,7 @@ void gasnete_wait_one(gex_Event_t ev, const char *call)
     GASNETI_TRACE_TIME('S', call, t0);
 }
 
-void gasnete_wait_all(gex_Event_t *ev, size_t n, const char *call)
+void gasneti_wait_all(gex_Event_t *ev, size_t n, const char *call)
 {
     uint64_t t0 = GASNETI_TRACE_T0('S');
     size_t done = 0;
@@ -244,7 +244,7 @@ void gasnete_wait_all(gex_Event_t *ev, size_t n, const char *call)
     GASNETI_TRACE_TIME('S', call, t0);
 }
 
-void gasnete_wait_some(gex_Event_t *ev, size_t n, const char *call)
+void gasneti_wait_some(gex_Event_t *ev, size_t n, const char *call)
 {
     uint64_t t0 = GASNETI_TRACE_T0('S');
     size_t done = 0;
@@ -267,37 +267,37 @@ static void check_zero_flags(gex_Flags_t flags, const char *call)
 int gex_Event_Test(gex_Event_t ev)
 {
     GASNETI_CHECK_MAY_POLL("gex_Event_Test");
-    return gasnete_test_one(ev, "gex_Event_Test");
+    return gasneti_test_one(ev, "gex_Event_Test");
 }
 
 void gex_Event_Wait(gex_Event_t ev)
 {
     GASNETI_CHECK_MAY_POLL("gex_Event_Wait");
-    gasnete_wait_one(ev, "gex_Event_Wait");
+    gasneti_wait_one(ev, "gex_Event_Wait");
 }
 
 int gex_Event_TestSome(gex_Event_t *ev, size_t n, gex_Flags_t flags)
 {
     check_zero_flags(flags, "gex_Event_TestSome");
-    return gasnete_test_some(ev, n, "gex_Event_TestSome");
+    return gasneti_test_some(ev, n, "gex_Event_TestSome");
 }
 
 void gex_Event_WaitSome(gex_Event_t *ev, size_t n, gex_Flags_t flags)
 {
     check_zero_flags(flags, "gex_Event_WaitSome");
-    gasnete_wait_some(ev, n, "gex_Event_WaitSome");
+    gasneti_wait_some(ev, n, "gex_Event_WaitSome");
 }
 
 int gex_Event_TestAll(gex_Event_t *ev, size_t n, gex_Flags_t flags)
 {
     check_zero_flags(flags, "gex_Event_TestAll");
-    return gasnete_test_all(ev, n, "gex_Event_TestAll");
+    return gasneti_test_all(ev, n, "gex_Event_TestAll");
 }
 
 void gex_Event_WaitAll(gex_Event_t *ev, size_t n, gex_Flags_t flags)
 {
     check_zero_flags(flags, "gex_Event_WaitAll");
-    gasnete_wait_all(ev, n, "gex_Event_WaitAll");
+    gasneti_wait_all(ev, n, "gex_Event_WaitAll");
 }
 
 gex_Event_t gex_Event_QueryLeaf(gex_Event_t root, gex_EC_t category)
@@ -307,11 +307,11 @@ gex_Event_t gex_Event_QueryLeaf(gex_Event_t root, gex_EC_t category)
         gasneti_fatalerror("%s: category 0x%x has no leaf events (only GEX_EC_LC does)", call,
                            category);
     if (root == GEX_EVENT_INVALID) return GEX_EVENT_INVALID;
-    gasnete_op_t *op = gasnete_check_event(root, call);
+    gasneti_op_t *op = gasneti_check_event(root, call);
     if (!op->has_leaf)
         gasneti_fatalerror("%s: the operation of %p has no LC leaf (it was initiated with "
                            "GEX_EVENT_NOW or GEX_EVENT_DEFER)", call, (void *)root);
-    return gasnete_leaf_lc(op);
+    return gasneti_leaf_lc(op);
 }
 
 /* ---- implicit events */
@@ -325,7 +325,7 @@ static void check_no_region(const char *call)
 
 static int nbi_pending(gex_EC_t mask)
 {
-    for (int i = 0; i < GASNETE_NCOUNTERS; i++)
+    for (int i = 0; i < GASNETI_NCOUNTERS; i++)
         if ((mask & (1U << i)) && __atomic_load_n(&td.default_iop.cnt[i], __ATOMIC_ACQUIRE)) return 1;
     return 0;
 }
@@ -337,18 +337,18 @@ static int nbi_idle(void)
     const uint32_t *cnt = td.default_iop.cnt;
     uint32_t pending = 0;
 #pragma GCC unroll 8
-    for (int i = 0; i < GASNETE_NCOUNTERS; i++) pending |= __atomic_load_n(&cnt[i], __ATOMIC_ACQUIRE);
+    for (int i = 0; i < GASNETI_NCOUNTERS; i++) pending |= __atomic_load_n(&cnt[i], __ATOMIC_ACQUIRE);
     return !pending;
 }
 
-int gasnete_nbi_test(gex_EC_t mask, const char *call)
+int gasneti_nbi_test(gex_EC_t mask, const char *call)
 {
     check_no_region(call);
     gasneti_flush();
     return nbi_pending(mask) ? GASNET_ERR_NOT_READY : GASNET_OK;
 }
 
-void gasnete_nbi_wait(gex_EC_t mask, const char *call)
+void gasneti_nbi_wait(gex_EC_t mask, const char *call)
 {
     check_no_region(call);
     if (nbi_idle()) return;
@@ -364,37 +364,37 @@ void gasnete_nbi_wait(gex_EC_t mask, const char *call)
 int gex_NBI_Test(gex_EC_t mask, gex_Flags_t flags)
 {
     check_zero_flags(flags, "gex_NBI_Test");
-    return gasnete_nbi_test(mask, "gex_NBI_Test");
+    return gasneti_nbi_test(mask, "gex_NBI_Test");
 }
 
 void gex_NBI_Wait(gex_EC_t mask, gex_Flags_t flags)
 {
     check_zero_flags(flags, "gex_NBI_Wait");
-    gasnete_nbi_wait(mask, "gex_NBI_Wait");
+    gasneti_nbi_wait(mask, "gex_NBI_Wait");
 }
 
-void gasnete_begin_region(const char *call)
+void gasneti_begin_region(const char *call)
 {
     if (td.region) gasneti_fatalerror("%s: access regions do not nest", call);
-    td.region = gasnete_op_alloc(OP_IOP);
+    td.region = gasneti_op_alloc(OP_IOP);
 }
 
-gex_Event_t gasnete_end_region(const char *call)
+gex_Event_t gasneti_end_region(const char *call)
 {
-    gasnete_op_t *region = td.region;
+    gasneti_op_t *region = td.region;
     if (!region) gasneti_fatalerror("%s without a matching begin", call);
     td.region = NULL;
-    return gasnete_event_of(region);
+    return gasneti_event_of(region);
 }
 
 void gex_NBI_BeginAccessRegion(gex_Flags_t flags)
 {
     check_zero_flags(flags, "gex_NBI_BeginAccessRegion");
-    gasnete_begin_region("gex_NBI_BeginAccessRegion");
+    gasneti_begin_region("gex_NBI_BeginAccessRegion");
 }
 
 gex_Event_t gex_NBI_EndAccessRegion(gex_Flags_t flags)
 {
     check_zero_flags(flags, "gex_NBI_EndAccessRegion");
-    return gasnete_end_region("gex_NBI_EndAccessRegion");
+    return gasneti_end_region("gex_NBI_EndAccessRegion");
 }

@@ -510,7 +510,8 @@ void gasneti_trace_set_hooks(ammpi_ep_t *ep)
     if (gasneti_trace_hooks_wanted()) ammpi_set_handler_hooks(ep, handler_enter, handler_leave);
 }
 
-/* The transport's choices, once (C). */
+/* At attach, once: the segment, and whether the inline path is off (I);
+ * the RMA backends trace their choice per node (C, core-native/rma.c). */
 void gasneti_trace_attach(void)
 {
     if (tracing('I')) {

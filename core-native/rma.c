@@ -262,6 +262,10 @@ void gasneti_rma_detach(void)
     gasneti_pshm = NULL;
     gasneti_pshm_fast_update();
     free(table);
+    /* routes say AM from now on: ammpi_close still delivers AMs, and the
+     * backends unmap their peers below */
+    const gasneti_rma_t **chose = gasneti_rma_for;
+    __atomic_store_n(&gasneti_rma_for, NULL, __ATOMIC_RELEASE);
     for (int e = 0; e < GASNET_MAXEPS; e++) {
         peer_key_t *row = peer_keys[e];
         for (gasnet_node_t p = 0; row && p < gasneti_nodes; p++)
@@ -283,6 +287,7 @@ void gasneti_rma_detach(void)
         active[i]->detach();
     }
     nactive = 0;
+    free(chose);
 }
 
 /* Forced, the library's dispatch and the header's fast path see what

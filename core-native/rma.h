@@ -111,7 +111,8 @@ void gasneti_rma_attach(void);
 void gasneti_rma_detach(void);
 
 /* Benchmark hook (bench/, not for clients): on = 1 sends every peer's
- * puts, gets and memsets through the AM path, as GASNET_RMA=am would (no
+ * puts, gets and memsets of host memory through the AM path (a
+ * neighbour's device segment imported here stays a copy with its class), as GASNET_RMA=am would (no
  * backend in gasneti_rma_for, and a fast-path table, gasneti_pshm, that
  * maps this process alone); on = 0 restores the attach-time choice. So
  * one job can time both paths in turn. Call only with no RMA operation in

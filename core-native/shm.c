@@ -115,8 +115,6 @@ static int shm_attach(unsigned char *reach, char *why, size_t whylen)
     return 0;
 }
 
-/* (seg is always NULL: created endpoints' segments on this host are
- * mapped by core-mpi/segment.c and copied into by the extended API) */
 static void shm_detach(void)
 {
     for (gasnet_node_t p = 0; p < gasneti_nodes; p++)

@@ -55,20 +55,20 @@ static gasneti_tm_t check_call(gex_TM_t tm, gex_Rank_t rank, gex_Flags_t flags, 
 
 /* A put's lc_opt, for an NB (nb = 1) or NBI call: the mode, and for
  * LC_COUNTER the counter. For an NB pointer, op gets a leaf. */
-static int lc_mode(gex_Event_t *lc_opt, int nb, gasnete_op_t *op, uint32_t **lc, const char *call)
+static int lc_mode(gex_Event_t *lc_opt, int nb, gasneti_op_t *op, uint32_t **lc, const char *call)
 {
     *lc = NULL;
     if (lc_opt == GEX_EVENT_NOW) return LC_NOW;
     if (lc_opt == GEX_EVENT_DEFER) return LC_DEFER;
     if (lc_opt == GEX_EVENT_GROUP && !nb) {
-        gasnete_op_t *nbi = gasnete_nbi_op();
-        if (gasnete_in_access_region()) nbi->has_leaf = 1;
-        *lc = gasnete_counter(nbi, GASNETE_LC);
+        gasneti_op_t *nbi = gasneti_nbi_op();
+        if (gasneti_in_access_region()) nbi->has_leaf = 1;
+        *lc = gasneti_counter(nbi, GASNETI_LC);
         return LC_COUNTER;
     }
     if (lc_opt && lc_opt != GEX_EVENT_GROUP && nb) {
         op->has_leaf = 1;
-        *lc = gasnete_counter(op, GASNETE_LC);
+        *lc = gasneti_counter(op, GASNETI_LC);
         return LC_COUNTER;
     }
     gasneti_fatalerror("%s: lc_opt %s is not allowed here", call,
@@ -81,9 +81,9 @@ int gasnete_RMA_PutBlocking(gex_TM_t tm, gex_Rank_t rank, void *dest, const void
 {
     const char *call = "gex_RMA_PutBlocking";
     gasneti_tm_t t = check_call(tm, rank, flags, call);
-    gasnete_op_t op = GASNETE_OP_INIT;
+    gasneti_op_t op = GASNETI_OP_INIT;
     gasnete_put(&op, t, rank, dest, src, nbytes, LC_NOW, NULL, call);
-    gasnete_wait(&op, call);
+    gasneti_wait(&op, call);
     return 0;
 }
 
@@ -94,7 +94,7 @@ int gasnete_RMA_PutNBI(gex_TM_t tm, gex_Rank_t rank, void *dest, const void *src
     gasneti_tm_t t = check_call(tm, rank, flags, call);
     uint32_t *lc;
     int mode = lc_mode(lc_opt, 0, NULL, &lc, call);
-    gasnete_put(gasnete_nbi_op(), t, rank, dest, src, nbytes, mode, lc, call);
+    gasnete_put(gasneti_nbi_op(), t, rank, dest, src, nbytes, mode, lc, call);
     return 0;
 }
 
@@ -103,14 +103,14 @@ gex_Event_t gasnete_RMA_PutNB(gex_TM_t tm, gex_Rank_t rank, void *dest, const vo
 {
     const char *call = "gex_RMA_PutNB";
     gasneti_tm_t t = check_call(tm, rank, flags, call);
-    gasnete_op_t *op = gasnete_op_alloc(OP_EOP);
+    gasneti_op_t *op = gasneti_op_alloc(OP_EOP);
     uint32_t *lc;
     int mode = lc_mode(lc_opt, 1, op, &lc, call);
     gasnete_put(op, t, rank, dest, src, nbytes, mode, lc, call);
     int lc_done = mode == LC_COUNTER && __atomic_load_n(lc, __ATOMIC_ACQUIRE) == 0;
-    gex_Event_t root = gasnete_event_of(op);
+    gex_Event_t root = gasneti_event_of(op);
     if (mode == LC_COUNTER)
-        *lc_opt = root == GEX_EVENT_INVALID || lc_done ? GEX_EVENT_INVALID : gasnete_leaf_lc(op);
+        *lc_opt = root == GEX_EVENT_INVALID || lc_done ? GEX_EVENT_INVALID : gasneti_leaf_lc(op);
     return root;
 }
 
@@ -119,9 +119,9 @@ int gasnete_RMA_GetBlocking(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src,
 {
     const char *call = "gex_RMA_GetBlocking";
     gasneti_tm_t t = check_call(tm, rank, flags, call);
-    gasnete_op_t op = GASNETE_OP_INIT;
+    gasneti_op_t op = GASNETI_OP_INIT;
     gasnete_get(&op, t, dest, rank, src, nbytes, call);
-    gasnete_wait(&op, call);
+    gasneti_wait(&op, call);
     return 0;
 }
 
@@ -130,7 +130,7 @@ int gasnete_RMA_GetNBI(gex_TM_t tm, void *dest, gex_Rank_t rank, void *src, size
 {
     const char *call = "gex_RMA_GetNBI";
     gasneti_tm_t t = check_call(tm, rank, flags, call);
-    gasnete_get(gasnete_nbi_op(), t, dest, rank, src, nbytes, call);
+    gasnete_get(gasneti_nbi_op(), t, dest, rank, src, nbytes, call);
     return 0;
 }
 
@@ -139,9 +139,9 @@ gex_Event_t gasnete_RMA_GetNB(gex_TM_t tm, void *dest, gex_Rank_t rank, void *sr
 {
     const char *call = "gex_RMA_GetNB";
     gasneti_tm_t t = check_call(tm, rank, flags, call);
-    gasnete_op_t *op = gasnete_op_alloc(OP_EOP);
+    gasneti_op_t *op = gasneti_op_alloc(OP_EOP);
     gasnete_get(op, t, dest, rank, src, nbytes, call);
-    return gasnete_event_of(op);
+    return gasneti_event_of(op);
 }
 
 gex_RMA_Value_t gex_RMA_GetBlockingVal(gex_TM_t tm, gex_Rank_t rank, void *src, size_t nbytes,
@@ -149,9 +149,9 @@ gex_RMA_Value_t gex_RMA_GetBlockingVal(gex_TM_t tm, gex_Rank_t rank, void *src, 
 {
     const char *call = "gex_RMA_GetBlockingVal";
     gasneti_tm_t t = check_call(tm, rank, flags, call);
-    gasnete_op_t op = GASNETE_OP_INIT;
+    gasneti_op_t op = GASNETI_OP_INIT;
     gasnete_get_val(&op, t, rank, src, nbytes, call);
-    gasnete_wait(&op, call);
+    gasneti_wait(&op, call);
     return op.value;
 }
 
@@ -160,9 +160,9 @@ int gex_RMA_PutBlockingVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_Val
 {
     const char *call = "gex_RMA_PutBlockingVal";
     gasneti_tm_t t = check_call(tm, rank, flags, call);
-    gasnete_op_t op = GASNETE_OP_INIT;
+    gasneti_op_t op = GASNETI_OP_INIT;
     gasnete_put_val(&op, t, rank, dest, value, nbytes, call);
-    gasnete_wait(&op, call);
+    gasneti_wait(&op, call);
     return 0;
 }
 
@@ -171,7 +171,7 @@ int gex_RMA_PutNBIVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_Value_t 
 {
     const char *call = "gex_RMA_PutNBIVal";
     gasneti_tm_t t = check_call(tm, rank, flags, call);
-    gasnete_put_val(gasnete_nbi_op(), t, rank, dest, value, nbytes, call);
+    gasnete_put_val(gasneti_nbi_op(), t, rank, dest, value, nbytes, call);
     return 0;
 }
 
@@ -180,7 +180,7 @@ gex_Event_t gex_RMA_PutNBVal(gex_TM_t tm, gex_Rank_t rank, void *dest, gex_RMA_V
 {
     const char *call = "gex_RMA_PutNBVal";
     gasneti_tm_t t = check_call(tm, rank, flags, call);
-    gasnete_op_t *op = gasnete_op_alloc(OP_EOP);
+    gasneti_op_t *op = gasneti_op_alloc(OP_EOP);
     gasnete_put_val(op, t, rank, dest, value, nbytes, call);
-    return gasnete_event_of(op);
+    return gasneti_event_of(op);
 }

@@ -16,24 +16,24 @@ static gasneti_tm_t legacy_tm(const char *call)
 
 #define BLOCKING(call, start)                      \
     do {                                           \
-        gasnete_op_t op = GASNETE_OP_INIT;         \
+        gasneti_op_t op = GASNETI_OP_INIT;         \
         gasneti_tm_t tm = legacy_tm(call);         \
         start;                                     \
-        gasnete_wait(&op, call);                   \
+        gasneti_wait(&op, call);                   \
     } while (0)
 
 #define EXPLICIT(call, start)                      \
     do {                                           \
         gasneti_tm_t tm = legacy_tm(call);         \
-        gasnete_op_t *op = gasnete_op_alloc(OP_EOP); \
+        gasneti_op_t *op = gasneti_op_alloc(OP_EOP); \
         start;                                     \
-        return gasnete_event_of(op);               \
+        return gasneti_event_of(op);               \
     } while (0)
 
 #define IMPLICIT(call, start)                      \
     do {                                           \
         gasneti_tm_t tm = legacy_tm(call);         \
-        gasnete_op_t *op = gasnete_nbi_op();       \
+        gasneti_op_t *op = gasneti_nbi_op();       \
         start;                                     \
     } while (0)
 
@@ -135,16 +135,16 @@ void gasnet_put_nbi_val(gasnet_node_t node, void *dest, gasnet_register_value_t 
 
 gasnet_register_value_t gasnet_get_val(gasnet_node_t node, void *src, size_t n)
 {
-    gasnete_op_t op = GASNETE_OP_INIT;
+    gasneti_op_t op = GASNETI_OP_INIT;
     gasnete_get_val(&op, legacy_tm("gasnet_get_val"), node, src, n, "gasnet_get_val");
-    gasnete_wait(&op, "gasnet_get_val");
+    gasneti_wait(&op, "gasnet_get_val");
     return op.value;
 }
 
 gasnet_valget_handle_t gasnet_get_nb_val(gasnet_node_t node, void *src, size_t n)
 {
     gasneti_tm_t tm = legacy_tm("gasnet_get_nb_val");
-    gasnete_op_t *op = gasnete_op_alloc(OP_EOP);
+    gasneti_op_t *op = gasneti_op_alloc(OP_EOP);
     gasnete_get_val(op, tm, node, src, n, "gasnet_get_nb_val");
     return (gasnet_valget_handle_t)op;
 }
@@ -152,10 +152,10 @@ gasnet_valget_handle_t gasnet_get_nb_val(gasnet_node_t node, void *src, size_t n
 gasnet_register_value_t gasnet_wait_syncnb_valget(gasnet_valget_handle_t handle)
 {
     const char *call = "gasnet_wait_syncnb_valget";
-    gasnete_op_t *op = gasnete_check_event((gex_Event_t)handle, call);
-    gasnete_wait(op, call);
+    gasneti_op_t *op = gasneti_check_event((gex_Event_t)handle, call);
+    gasneti_wait(op, call);
     gasnet_register_value_t v = op->value;
-    gasnete_op_free(op);
+    gasneti_op_free(op);
     return v;
 }
 
@@ -168,54 +168,54 @@ static void poll_once(const char *call)
     gasneti_poll();
 }
 
-void gasnet_wait_syncnb(gasnet_handle_t h) { gasnete_wait_one(h, "gasnet_wait_syncnb"); }
-int gasnet_try_syncnb_nopoll(gasnet_handle_t h) { return gasnete_test_one(h, "gasnet_try_syncnb"); }
+void gasnet_wait_syncnb(gasnet_handle_t h) { gasneti_wait_one(h, "gasnet_wait_syncnb"); }
+int gasnet_try_syncnb_nopoll(gasnet_handle_t h) { return gasneti_test_one(h, "gasnet_try_syncnb"); }
 
 int gasnet_try_syncnb(gasnet_handle_t h)
 {
     poll_once("gasnet_try_syncnb");
-    return gasnete_test_one(h, "gasnet_try_syncnb");
+    return gasneti_test_one(h, "gasnet_try_syncnb");
 }
 
-void gasnet_wait_syncnb_all(gasnet_handle_t *hs, size_t n) { gasnete_wait_all(hs, n, "gasnet_wait_syncnb_all"); }
-void gasnet_wait_syncnb_some(gasnet_handle_t *hs, size_t n) { gasnete_wait_some(hs, n, "gasnet_wait_syncnb_some"); }
+void gasnet_wait_syncnb_all(gasnet_handle_t *hs, size_t n) { gasneti_wait_all(hs, n, "gasnet_wait_syncnb_all"); }
+void gasnet_wait_syncnb_some(gasnet_handle_t *hs, size_t n) { gasneti_wait_some(hs, n, "gasnet_wait_syncnb_some"); }
 
 int gasnet_try_syncnb_all_nopoll(gasnet_handle_t *hs, size_t n)
 {
-    return gasnete_test_all(hs, n, "gasnet_try_syncnb_all");
+    return gasneti_test_all(hs, n, "gasnet_try_syncnb_all");
 }
 
 int gasnet_try_syncnb_all(gasnet_handle_t *hs, size_t n)
 {
     poll_once("gasnet_try_syncnb_all");
-    return gasnete_test_all(hs, n, "gasnet_try_syncnb_all");
+    return gasneti_test_all(hs, n, "gasnet_try_syncnb_all");
 }
 
 int gasnet_try_syncnb_some_nopoll(gasnet_handle_t *hs, size_t n)
 {
-    return gasnete_test_some(hs, n, "gasnet_try_syncnb_some");
+    return gasneti_test_some(hs, n, "gasnet_try_syncnb_some");
 }
 
 int gasnet_try_syncnb_some(gasnet_handle_t *hs, size_t n)
 {
     poll_once("gasnet_try_syncnb_some");
-    return gasnete_test_some(hs, n, "gasnet_try_syncnb_some");
+    return gasneti_test_some(hs, n, "gasnet_try_syncnb_some");
 }
 
-void gasnet_wait_syncnbi_gets(void) { gasnete_nbi_wait(GEX_EC_GET, "gasnet_wait_syncnbi_gets"); }
-void gasnet_wait_syncnbi_puts(void) { gasnete_nbi_wait(GEX_EC_PUT, "gasnet_wait_syncnbi_puts"); }
-void gasnet_wait_syncnbi_all(void) { gasnete_nbi_wait(GEX_EC_ALL, "gasnet_wait_syncnbi_all"); }
+void gasnet_wait_syncnbi_gets(void) { gasneti_nbi_wait(GEX_EC_GET, "gasnet_wait_syncnbi_gets"); }
+void gasnet_wait_syncnbi_puts(void) { gasneti_nbi_wait(GEX_EC_PUT, "gasnet_wait_syncnbi_puts"); }
+void gasnet_wait_syncnbi_all(void) { gasneti_nbi_wait(GEX_EC_ALL, "gasnet_wait_syncnbi_all"); }
 
 static int try_nbi(gex_EC_t mask, const char *call)
 {
-    if (gasnete_in_access_region()) return gasnete_nbi_test(mask, call); /* fatal there */
+    if (gasneti_in_access_region()) return gasneti_nbi_test(mask, call); /* fatal there */
     poll_once(call);
-    return gasnete_nbi_test(mask, call);
+    return gasneti_nbi_test(mask, call);
 }
 
 int gasnet_try_syncnbi_gets(void) { return try_nbi(GEX_EC_GET, "gasnet_try_syncnbi_gets"); }
 int gasnet_try_syncnbi_puts(void) { return try_nbi(GEX_EC_PUT, "gasnet_try_syncnbi_puts"); }
 int gasnet_try_syncnbi_all(void) { return try_nbi(GEX_EC_ALL, "gasnet_try_syncnbi_all"); }
 
-void gasnet_begin_nbi_accessregion(void) { gasnete_begin_region("gasnet_begin_nbi_accessregion"); }
-gasnet_handle_t gasnet_end_nbi_accessregion(void) { return gasnete_end_region("gasnet_end_nbi_accessregion"); }
+void gasnet_begin_nbi_accessregion(void) { gasneti_begin_region("gasnet_begin_nbi_accessregion"); }
+gasnet_handle_t gasnet_end_nbi_accessregion(void) { return gasneti_end_region("gasnet_end_nbi_accessregion"); }

@@ -210,7 +210,7 @@ static batch_t *room_for(gasneti_tm_t tm, gex_EP_Location_t loc, size_t bytes, s
     return b;
 }
 
-static void add_record(batch_t *b, gasnete_op_t *op, int which, const void *raddr, size_t n,
+static void add_record(batch_t *b, gasneti_op_t *op, int which, const void *raddr, size_t n,
                        int is_get)
 {
     uint64_t addr = (uint64_t)(uintptr_t)raddr;
@@ -219,33 +219,33 @@ static void add_record(batch_t *b, gasnete_op_t *op, int which, const void *radd
     memcpy(b->buf + b->used + 8, &word, 4);
     b->used += REC_HDR;
     settle_t *s = b->s;
-    uintptr_t t = gasnete_target(op, which);
+    uintptr_t t = gasneti_target(op, which);
     if (s->nruns && s->runs[s->nruns - 1].target == t) {
         s->runs[s->nruns - 1].n++;
     } else {
         s->runs[s->nruns].target = t;
         s->runs[s->nruns++].n = 1;
     }
-    gasnete_add(op, which, 1);
+    gasneti_add(op, which, 1);
 }
 
-int gasnete_pack_put(gasnete_op_t *op, gasneti_tm_t tm, gex_EP_Location_t loc, void *dest,
+int gasnete_pack_put(gasneti_op_t *op, gasneti_tm_t tm, gex_EP_Location_t loc, void *dest,
                      const void *src, size_t n)
 {
     if (n > __atomic_load_n(&item_max, __ATOMIC_RELAXED) || op->kind == OP_BLOCK) return 0;
     batch_t *b = room_for(tm, loc, REC_HDR + n, 0);
-    add_record(b, op, GASNETE_PUT, dest, n, 0);
+    add_record(b, op, GASNETI_PUT, dest, n, 0);
     memcpy(b->buf + b->used, src, n);
     b->used += n;
     return 1;
 }
 
-int gasnete_pack_get(gasnete_op_t *op, gasneti_tm_t tm, gex_EP_Location_t loc, void *dest,
+int gasnete_pack_get(gasneti_op_t *op, gasneti_tm_t tm, gex_EP_Location_t loc, void *dest,
                      const void *src, size_t n)
 {
     if (n > __atomic_load_n(&item_max, __ATOMIC_RELAXED) || op->kind == OP_BLOCK) return 0;
     batch_t *b = room_for(tm, loc, REC_HDR, n);
-    add_record(b, op, GASNETE_GET, src, n, 1);
+    add_record(b, op, GASNETI_GET, src, n, 1);
     settle_t *s = b->s;
     s->gets[s->ngets].dest = dest;
     s->gets[s->ngets++].len = (uint32_t)n;
@@ -350,7 +350,7 @@ static void settle(ammpi_token_t tok, int32_t k_hi, int32_t k_lo, const char *da
         memcpy(s->gets[i].dest, data, s->gets[i].len);
         data += s->gets[i].len;
     }
-    for (size_t i = 0; i < s->nruns; i++) gasnete_complete_n(s->runs[i].target, s->runs[i].n);
+    for (size_t i = 0; i < s->nruns; i++) gasneti_complete_n(s->runs[i].target, s->runs[i].n);
     settle_put(s);
 }
 

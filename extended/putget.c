@@ -167,42 +167,42 @@ static int device_involved(const gasneti_route_t *r, const void *local, const vo
 /* A copy in this process, device memory on one side at least: one between
  * two device ranges is left to complete later (counted in op) unless the
  * source must be free when the call returns (LC_NOW). */
-static void device_copy(gasnete_op_t *op, int which, int lc_mode, uint32_t *lc, gasneti_mk_t dmk,
+static void device_copy(gasneti_op_t *op, int which, int lc_mode, uint32_t *lc, gasneti_mk_t dmk,
                         void *dst, gasneti_mk_t smk, const void *src, size_t n)
 {
     if (lc_mode == LC_NOW) gasneti_mk_copy(dmk, dst, smk, src, n);
     else
-        gasneti_mk_copy_start(dmk, dst, smk, src, n, gasnete_counter(op, which),
+        gasneti_mk_copy_start(dmk, dst, smk, src, n, gasneti_counter(op, which),
                               lc_mode == LC_COUNTER ? lc : NULL);
 }
 
-static void put_device(gasnete_op_t *op, gasneti_tm_t tm, gex_EP_Location_t loc,
+static void put_device(gasneti_op_t *op, gasneti_tm_t tm, gex_EP_Location_t loc,
                        const gasneti_route_t *r, void *dest, const void *src, size_t n, int lc_mode,
                        uint32_t *lc)
 {
     gasneti_mk_t smk = gasneti_mk_lookup(src, n);
     switch (r->how) {
     case GASNETI_ROUTE_SELF:
-        device_copy(op, GASNETE_PUT, lc_mode, lc, gasneti_mk_lookup(dest, n), dest, smk, src, n);
+        device_copy(op, GASNETI_PUT, lc_mode, lc, gasneti_mk_lookup(dest, n), dest, smk, src, n);
         return;
     case GASNETI_ROUTE_MAPPED:
-        device_copy(op, GASNETE_PUT, lc_mode, lc, r->mk, (char *)dest + r->offset, smk, src, n);
+        device_copy(op, GASNETI_PUT, lc_mode, lc, r->mk, (char *)dest + r->offset, smk, src, n);
         __atomic_thread_fence(__ATOMIC_RELEASE);
         return;
     case GASNETI_ROUTE_NET: /* a card reaching the peer's device memory, from host memory */
         if (smk) break;
         if (r->net->put(loc.gex_rank, gasneti_route_key(r), dest, src, n, lc_mode == LC_DEFER,
-                        gasnete_counter(op, GASNETE_PUT)))
+                        gasneti_counter(op, GASNETI_PUT)))
             gasneti_fatalerror("a device-memory put: %s put of %zu bytes to node %u failed",
                                r->net->name, n, loc.gex_rank);
         return;
     case GASNETI_ROUTE_AM:
         break;
     }
-    uintptr_t t = gasnete_target(op, GASNETE_PUT);
+    uintptr_t t = gasneti_target(op, GASNETI_PUT);
     char *bounce = smk ? malloc(n < STAGE ? n : STAGE) : NULL;
     if (smk && !bounce) gasneti_fatalerror("out of memory staging a put from device memory");
-    gasnete_add(op, GASNETE_PUT, (uint32_t)((n + STAGE - 1) / STAGE));
+    gasneti_add(op, GASNETI_PUT, (uint32_t)((n + STAGE - 1) / STAGE));
     for (size_t off = 0; off < n; off += STAGE) {
         size_t len = n - off < STAGE ? n - off : STAGE;
         const char *piece = (const char *)src + off;
@@ -220,23 +220,23 @@ static void put_device(gasnete_op_t *op, gasneti_tm_t tm, gex_EP_Location_t loc,
 
 /* SELF and MAPPED; 0 when the route is NET or AM (a get then goes the
  * usual way, with Medium replies: the handlers copy with the class). */
-static int get_device_here(gasnete_op_t *op, const gasneti_route_t *r, void *dest, const void *src,
+static int get_device_here(gasneti_op_t *op, const gasneti_route_t *r, void *dest, const void *src,
                            size_t n)
 {
     gasneti_mk_t dmk = gasneti_mk_lookup(dest, n);
     if (r->how == GASNETI_ROUTE_SELF) {
-        device_copy(op, GASNETE_GET, LC_DEFER, NULL, dmk, dest, gasneti_mk_lookup(src, n), src, n);
+        device_copy(op, GASNETI_GET, LC_DEFER, NULL, dmk, dest, gasneti_mk_lookup(src, n), src, n);
         return 1;
     }
     if (r->how != GASNETI_ROUTE_MAPPED) return 0;
     __atomic_thread_fence(__ATOMIC_ACQUIRE);
-    device_copy(op, GASNETE_GET, LC_DEFER, NULL, dmk, dest, r->mk, (const char *)src + r->offset, n);
+    device_copy(op, GASNETI_GET, LC_DEFER, NULL, dmk, dest, r->mk, (const char *)src + r->offset, n);
     return 1;
 }
 
 /* ---- initiators: check, trace, ask the route, act on it */
 
-void gasnete_put(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *dest, const void *src,
+void gasnete_put(gasneti_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *dest, const void *src,
                  size_t n, int lc_mode, uint32_t *lc, const char *call)
 {
     gex_EP_Location_t loc = check_remote(call, tm, rank, dest, n, src);
@@ -258,7 +258,7 @@ void gasnete_put(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *dest,
         return;
     case GASNETI_ROUTE_NET:
         if (r.net->put(loc.gex_rank, gasneti_route_key(&r), dest, src, n, lc_mode == LC_DEFER,
-                       gasnete_counter(op, GASNETE_PUT)))
+                       gasneti_counter(op, GASNETI_PUT)))
             gasneti_fatalerror("%s: %s put of %zu bytes to node %u failed", call, r.net->name, n,
                                loc.gex_rank);
         return;
@@ -266,17 +266,17 @@ void gasnete_put(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *dest,
         break;
     }
     if (gasnete_pack_put(op, tm, loc, dest, src, n)) return;
-    uintptr_t t = gasnete_target(op, GASNETE_PUT);
+    uintptr_t t = gasneti_target(op, GASNETI_PUT);
     if (n <= put_medium_max) {
-        gasnete_add(op, GASNETE_PUT, 1);
+        gasneti_add(op, GASNETI_PUT, 1);
         uint64_t k = gasnete_ticket_issue(GASNETE_TK_ACK, loc.gex_rank, NULL, 0, t);
         gasnete_am_request(tm, loc, AMMPI_MEDIUM, GASNETE_H_PUT_MEDIUM, src, n, NULL, NULL, 4,
                            GASNETE_HI(dest), GASNETE_LO(dest), GASNETE_HI(k), GASNETE_LO(k));
         return;
     }
-    uint32_t *src_free = lc_mode == LC_NOW ? NULL : lc_mode == LC_DEFER ? gasnete_counter(op, GASNETE_PUT) : lc;
+    uint32_t *src_free = lc_mode == LC_NOW ? NULL : lc_mode == LC_DEFER ? gasneti_counter(op, GASNETI_PUT) : lc;
     size_t pieces = (n + PUT_CHUNK - 1) / PUT_CHUNK;
-    gasnete_add(op, GASNETE_PUT, (uint32_t)pieces);
+    gasneti_add(op, GASNETI_PUT, (uint32_t)pieces);
     for (size_t off = 0; off < n; off += PUT_CHUNK) {
         size_t len = n - off < PUT_CHUNK ? n - off : PUT_CHUNK;
         uint64_t k = gasnete_ticket_issue(GASNETE_TK_ACK, loc.gex_rank, NULL, 0, t);
@@ -285,7 +285,7 @@ void gasnete_put(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *dest,
     }
 }
 
-void gasnete_get(gasnete_op_t *op, gasneti_tm_t tm, void *dest, gex_Rank_t rank, const void *src,
+void gasnete_get(gasneti_op_t *op, gasneti_tm_t tm, void *dest, gex_Rank_t rank, const void *src,
                  size_t n, const char *call)
 {
     gex_EP_Location_t loc = check_remote(call, tm, rank, src, n, dest);
@@ -305,7 +305,7 @@ void gasnete_get(gasnete_op_t *op, gasneti_tm_t tm, void *dest, gex_Rank_t rank,
         return;
     case GASNETI_ROUTE_NET: /* into device memory only where a card reaches the peer's */
         if (device && gasneti_mk_lookup(dest, n)) break;
-        if (r.net->get(dest, loc.gex_rank, gasneti_route_key(&r), src, n, gasnete_counter(op, GASNETE_GET)))
+        if (r.net->get(dest, loc.gex_rank, gasneti_route_key(&r), src, n, gasneti_counter(op, GASNETI_GET)))
             gasneti_fatalerror("%s: %s get of %zu bytes from node %u failed", call, r.net->name, n,
                                loc.gex_rank);
         return;
@@ -313,10 +313,10 @@ void gasnete_get(gasnete_op_t *op, gasneti_tm_t tm, void *dest, gex_Rank_t rank,
         break;
     }
     if (!device && gasnete_pack_get(op, tm, loc, dest, src, n)) return; /* batches copy host memory */
-    uintptr_t t = gasnete_target(op, GASNETE_GET);
+    uintptr_t t = gasneti_target(op, GASNETI_GET);
     gex_EP_Location_t me = {gasneti_mynode, tm->ep->index};
     int use_long = get_long_reply && !device && gasneti_in_seginfo(gasneti_peer_segment(me), dest, n);
-    gasnete_add(op, GASNETE_GET, (uint32_t)((n + GET_CHUNK - 1) / GET_CHUNK));
+    gasneti_add(op, GASNETI_GET, (uint32_t)((n + GET_CHUNK - 1) / GET_CHUNK));
     for (size_t off = 0; off < n; off += GET_CHUNK) {
         size_t len = n - off < GET_CHUNK ? n - off : GET_CHUNK;
         const char *s = (const char *)src + off;
@@ -328,7 +328,7 @@ void gasnete_get(gasnete_op_t *op, gasneti_tm_t tm, void *dest, gex_Rank_t rank,
     }
 }
 
-void gasnete_memset(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *dest, int val,
+void gasnete_memset(gasneti_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *dest, int val,
                     size_t n, const char *call)
 {
     gex_EP_Location_t loc = check_remote(call, tm, rank, dest, n, dest);
@@ -346,22 +346,22 @@ void gasnete_memset(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *de
         return;
     case GASNETI_ROUTE_NET:
         if (!r.net->memset) break; /* the AM path serves memsets */
-        if (r.net->memset(loc.gex_rank, gasneti_route_key(&r), dest, val, n, gasnete_counter(op, GASNETE_PUT)))
+        if (r.net->memset(loc.gex_rank, gasneti_route_key(&r), dest, val, n, gasneti_counter(op, GASNETI_PUT)))
             gasneti_fatalerror("%s: %s memset of %zu bytes on node %u failed", call, r.net->name,
                                n, loc.gex_rank);
         return;
     case GASNETI_ROUTE_AM:
         break;
     }
-    uintptr_t t = gasnete_target(op, GASNETE_PUT);
-    gasnete_add(op, GASNETE_PUT, 1);
+    uintptr_t t = gasneti_target(op, GASNETI_PUT);
+    gasneti_add(op, GASNETI_PUT, 1);
     uint64_t k = gasnete_ticket_issue(GASNETE_TK_ACK, loc.gex_rank, NULL, 0, t);
     gasnete_am_request(tm, loc, AMMPI_SHORT, GASNETE_H_MEMSET, NULL, 0, NULL, NULL, 7,
                        GASNETE_HI(dest), GASNETE_LO(dest), val, GASNETE_HI(n), GASNETE_LO(n),
                        GASNETE_HI(k), GASNETE_LO(k));
 }
 
-void gasnete_put_val(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *dest,
+void gasnete_put_val(gasneti_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *dest,
                      gex_RMA_Value_t value, size_t n, const char *call)
 {
     check_val_size(call, n);
@@ -380,22 +380,22 @@ void gasnete_put_val(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *d
         __atomic_thread_fence(__ATOMIC_RELEASE);
         return;
     case GASNETI_ROUTE_NET:
-        if (r.net->put(loc.gex_rank, gasneti_route_key(&r), dest, &bytes, n, 0, gasnete_counter(op, GASNETE_PUT)))
+        if (r.net->put(loc.gex_rank, gasneti_route_key(&r), dest, &bytes, n, 0, gasneti_counter(op, GASNETI_PUT)))
             gasneti_fatalerror("%s: %s put of a %zu-byte value to node %u failed", call,
                                r.net->name, n, loc.gex_rank);
         return;
     case GASNETI_ROUTE_AM:
         break;
     }
-    uintptr_t t = gasnete_target(op, GASNETE_PUT);
-    gasnete_add(op, GASNETE_PUT, 1);
+    uintptr_t t = gasneti_target(op, GASNETI_PUT);
+    gasneti_add(op, GASNETI_PUT, 1);
     uint64_t k = gasnete_ticket_issue(GASNETE_TK_ACK, loc.gex_rank, NULL, 0, t);
     gasnete_am_request(tm, loc, AMMPI_SHORT, GASNETE_H_PUT_VAL, NULL, 0, NULL, NULL, 7,
                        GASNETE_HI(dest), GASNETE_LO(dest), GASNETE_HI(value), GASNETE_LO(value),
                        (int32_t)n, GASNETE_HI(k), GASNETE_LO(k));
 }
 
-void gasnete_get_val(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *src, size_t n,
+void gasnete_get_val(gasneti_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *src, size_t n,
                      const char *call)
 {
     check_val_size(call, n);
@@ -422,7 +422,7 @@ void gasnete_get_val(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *s
 #else
         char *low = (char *)&op->value;
 #endif
-        if (r.net->get(low, loc.gex_rank, gasneti_route_key(&r), src, n, gasnete_counter(op, GASNETE_GET)))
+        if (r.net->get(low, loc.gex_rank, gasneti_route_key(&r), src, n, gasneti_counter(op, GASNETI_GET)))
             gasneti_fatalerror("%s: %s get of a %zu-byte value from node %u failed", call,
                                r.net->name, n, loc.gex_rank);
         return;
@@ -430,8 +430,8 @@ void gasnete_get_val(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *s
     case GASNETI_ROUTE_AM:
         break;
     }
-    uintptr_t t = gasnete_target(op, GASNETE_GET);
-    gasnete_add(op, GASNETE_GET, 1);
+    uintptr_t t = gasneti_target(op, GASNETI_GET);
+    gasneti_add(op, GASNETI_GET, 1);
     uint64_t k = gasnete_ticket_issue(GASNETE_TK_GET_VAL, loc.gex_rank, NULL, n, t);
     gasnete_am_request(tm, loc, AMMPI_SHORT, GASNETE_H_GET_VAL, NULL, 0, NULL, NULL, 5,
                        GASNETE_HI(src), GASNETE_LO(src), (int32_t)n, GASNETE_HI(k), GASNETE_LO(k));
@@ -467,7 +467,7 @@ static void put_long_h(ammpi_token_t tok, void *buf, size_t n, int32_t t_hi, int
 
 static void ack_h(ammpi_token_t tok, int32_t k_hi, int32_t k_lo)
 {
-    gasnete_complete_kept(gasnete_ticket_redeem(k_hi, k_lo, GASNETE_TK_ACK, source(tok), "a put's ack").target);
+    gasneti_complete_kept(gasnete_ticket_redeem(k_hi, k_lo, GASNETE_TK_ACK, source(tok), "a put's ack").target);
 }
 
 static void get_h(ammpi_token_t tok, int32_t s_hi, int32_t s_lo, int32_t n, int32_t d_hi,
@@ -504,7 +504,7 @@ static void get_medium_reply_h(ammpi_token_t tok, void *buf, size_t n, int32_t k
         gasneti_fatalerror("a get's Medium reply from node %d brings %zu bytes to a piece of %zu",
                            src, n, k.len);
     write_local(k.ptr, buf, n);
-    gasnete_complete_kept(k.target);
+    gasneti_complete_kept(k.target);
 }
 
 static void get_long_reply_h(ammpi_token_t tok, void *buf, size_t n, int32_t k_hi, int32_t k_lo)
@@ -514,7 +514,7 @@ static void get_long_reply_h(ammpi_token_t tok, void *buf, size_t n, int32_t k_h
     if (buf != k.ptr || n != k.len)
         gasneti_fatalerror("a get's Long reply from node %d wrote [%p, +%zu), not its piece "
                            "[%p, +%zu)", src, buf, n, k.ptr, k.len);
-    gasnete_complete_kept(k.target);
+    gasneti_complete_kept(k.target);
 }
 
 static void memset_h(ammpi_token_t tok, int32_t d_hi, int32_t d_lo, int32_t val, int32_t n_hi,
@@ -555,8 +555,8 @@ static void get_val_reply_h(ammpi_token_t tok, int32_t v_hi, int32_t v_lo, int32
 {
     gasnete_ticket_t k = gasnete_ticket_redeem(k_hi, k_lo, GASNETE_TK_GET_VAL, source(tok),
                                                "a value get's reply");
-    gasnete_target_record(k.target)->value = GASNETE_U64(v_hi, v_lo);
-    gasnete_complete_kept(k.target);
+    gasneti_target_record(k.target)->value = GASNETE_U64(v_hi, v_lo);
+    gasneti_complete_kept(k.target);
 }
 
 #define REQ(index, fn, cat, n) {index, (ammpi_handler_fn)(fn), (cat) | AMMPI_REQUEST, n}

@@ -44,15 +44,15 @@ gex_Event_t gex_EP_QueryBoundSegmentNB(gex_TM_t tm_, gex_Rank_t rank, void **own
         return GEX_EVENT_INVALID;
     }
     if (flags & GEX_FLAG_IMMEDIATE) return GEX_EVENT_NO_OP;
-    gasnete_op_t *op = gasnete_op_alloc(OP_EOP);
+    gasneti_op_t *op = gasneti_op_alloc(OP_EOP);
     query_t *q = malloc(sizeof *q);
     if (!q) gasneti_fatalerror("%s: out of memory", call);
-    *q = (query_t){gasnete_target(op, GASNETE_GET), loc, owneraddr_p, localaddr_p, size_p};
-    gasnete_add(op, GASNETE_GET, 1);
+    *q = (query_t){gasneti_target(op, GASNETI_GET), loc, owneraddr_p, localaddr_p, size_p};
+    gasneti_add(op, GASNETI_GET, 1);
     uint64_t k = gasnete_ticket_issue(GASNETE_TK_SEGQ, loc.gex_rank, q, 0, q->target);
     gasnete_am_request(tm, loc, AMMPI_SHORT, GASNETE_H_SEGQ, NULL, 0, NULL, NULL, 2, GASNETE_HI(k),
                        GASNETE_LO(k));
-    return gasnete_event_of(op);
+    return gasneti_event_of(op);
 }
 
 static void segq_h(ammpi_token_t tok, int32_t q_hi, int32_t q_lo)
@@ -82,7 +82,7 @@ static void segq_reply_h(ammpi_token_t tok, int32_t q_hi, int32_t q_lo, int32_t 
     fill(q->loc, s.size ? &s : NULL, q->owner_p, q->local_p, q->size_p);
     uintptr_t t = q->target;
     free(q);
-    gasnete_complete(t);
+    gasneti_complete(t);
 }
 
 static const gasneti_handler_t handlers[] = {

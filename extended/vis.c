@@ -684,18 +684,18 @@ static void packet_add(packet_t *p, int fmt, char *ra, const char *la, size_t n)
     p->data += n;
 }
 
-static void put_flush(packet_t *p, gasnete_op_t *op, int fmt)
+static void put_flush(packet_t *p, gasneti_op_t *op, int fmt)
 {
     if (!p->buf) return;
     if (fmt == FMT_STR) put64(p->buf + 32, p->data);
-    uint64_t k = gasnete_ticket_issue(GASNETE_TK_ACK, p->node, NULL, 0, gasnete_target(op, GASNETE_PUT));
+    uint64_t k = gasnete_ticket_issue(GASNETE_TK_ACK, p->node, NULL, 0, gasneti_target(op, GASNETI_PUT));
     int32_t args[3] = {fmt, GASNETE_HI(k), GASNETE_LO(k)};
-    gasnete_add(op, GASNETE_PUT, 1);
+    gasneti_add(op, GASNETI_PUT, 1);
     request_commit(&p->prep, H_PUT, p->used, args);
     p->buf = NULL;
 }
 
-static void am_put(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, gex_EP_Location_t loc,
+static void am_put(gasneti_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, gex_EP_Location_t loc,
                    const vis_side_t *r, const vis_side_t *l, size_t total, int lc_mode,
                    uint32_t *lc, const char *call)
 {
@@ -750,24 +750,24 @@ typedef struct {
 
 static void getrec_free(getrec_t *rec) { free(rec); }
 
-static void get_flush(packet_t *p, int fmt, getrec_t *rec, gasnete_op_t *op)
+static void get_flush(packet_t *p, int fmt, getrec_t *rec, gasneti_op_t *op)
 {
     if (!p->buf) return;
     if (fmt == FMT_STR) put64(p->buf + 32, p->data);
     uint64_t k = gasnete_ticket_issue(GASNETE_TK_VIS_GET, p->node, rec, p->data, 0);
     int32_t args[7] = {fmt, GASNETE_HI(k), GASNETE_LO(k), GASNETE_HI(p->li), GASNETE_LO(p->li),
                        GASNETE_HI(p->loff), GASNETE_LO(p->loff)};
-    gasnete_add(op, GASNETE_GET, 1);
+    gasneti_add(op, GASNETI_GET, 1);
     request_commit(&p->prep, H_GET, p->used, args);
     p->buf = NULL;
 }
 
-static void am_get(gasnete_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, gex_EP_Location_t loc,
+static void am_get(gasneti_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, gex_EP_Location_t loc,
                    const vis_side_t *r, const vis_side_t *l, size_t total, const char *call)
 {
     getrec_t *rec = malloc(sizeof *rec);
     if (!rec) gasneti_fatalerror("%s: out of memory for a get record", call);
-    rec->target = gasnete_target(op, GASNETE_GET);
+    rec->target = gasneti_target(op, GASNETI_GET);
     rec->left = total + 1;
     rec->local = *l;
     cursor_t rc, lcur;
@@ -951,7 +951,7 @@ static void ack_h(ammpi_token_t tok, int32_t k_hi, int32_t k_lo)
 {
     int src;
     ammpi_token_source(tok, &src);
-    gasnete_complete_kept(gasnete_ticket_redeem(k_hi, k_lo, GASNETE_TK_ACK, src, "a VIS put's ack").target);
+    gasneti_complete_kept(gasnete_ticket_redeem(k_hi, k_lo, GASNETE_TK_ACK, src, "a VIS put's ack").target);
 }
 
 static void get_h(ammpi_token_t tok, void *buf, size_t n, int32_t fmt, int32_t r_hi, int32_t r_lo,
@@ -1005,7 +1005,7 @@ static void get_reply_h(ammpi_token_t tok, void *buf, size_t n, int32_t r_hi, in
     size_t was = __atomic_fetch_sub(&rec->left, n, __ATOMIC_ACQ_REL);
     if (was < n) gasneti_fatalerror("VIS get replies from node %d bring more bytes than asked for", src);
     if (was == n) getrec_free(rec);
-    gasnete_complete(t);
+    gasneti_complete(t);
 }
 
 /* ---- peer completion (§15.5) */
@@ -1060,16 +1060,16 @@ void gex_VIS_SetPeerCompletionHandler(gex_AM_Index_t handler, const void *source
 
 /* After an armed put's data is in place: one more PUT piece for op, done
  * when the FETCH handler has sent the payload to the peer. */
-static void pc_send(gasnete_op_t *op, gasneti_tm_t tm, gex_EP_Location_t loc, const char *call)
+static void pc_send(gasneti_op_t *op, gasneti_tm_t tm, gex_EP_Location_t loc, const char *call)
 {
     pcrec_t *rec = malloc(sizeof *rec);
     if (!rec) gasneti_fatalerror("%s: out of memory for a peer-completion record", call);
     rec->handler = arming.handler;
     rec->peer = loc;
-    rec->target = gasnete_target(op, GASNETE_PUT);
+    rec->target = gasneti_target(op, GASNETI_PUT);
     rec->nbytes = arming.nbytes;
     memcpy(rec->payload, arming.payload, arming.nbytes);
-    gasnete_add(op, GASNETE_PUT, 1);
+    gasneti_add(op, GASNETI_PUT, 1);
     uint64_t k = gasnete_ticket_issue(GASNETE_TK_VIS_FETCH, loc.gex_rank, rec, 0, 0);
     request_short(loc, tm->ep->index, H_PC_NOTIFY, GASNETE_HI(k), GASNETE_LO(k));
 }
@@ -1119,7 +1119,7 @@ static void pc_fetch_h(ammpi_token_t tok, int32_t r_hi, int32_t r_lo)
     uintptr_t t = rec->target;
     gasnete_am_reply(tok, AMMPI_MEDIUM, rec->handler, rec->payload, rec->nbytes, NULL, 0);
     free(rec);
-    gasnete_complete(t);
+    gasneti_complete(t);
 }
 
 /* ---- the driver every entry point calls */
@@ -1150,7 +1150,7 @@ static int mapped_here(gex_EP_Location_t loc, uintptr_t *shift)
 }
 
 /* Moves the data into op's counters (or completes it before returning). */
-static void transfer(const vis_call_t *v, gasnete_op_t *op, gasneti_tm_t tm, gex_EP_Location_t loc,
+static void transfer(const vis_call_t *v, gasneti_op_t *op, gasneti_tm_t tm, gex_EP_Location_t loc,
                      int lc_mode, uint32_t *lc)
 {
     if (!v->total) return;
@@ -1187,7 +1187,7 @@ static gex_Event_t run(const vis_call_t *v)
     }
     /* an NBI put's LC joins an open access region's leaf, data or not */
     int leaf_lc = (v->flags & GEX_FLAG_ENABLE_LEAF_LC) != 0; /* check_flags: NB and NBI puts */
-    if (leaf_lc && v->form == FORM_NBI && gasnete_in_access_region()) gasnete_nbi_op()->has_leaf = 1;
+    if (leaf_lc && v->form == FORM_NBI && gasneti_in_access_region()) gasneti_nbi_op()->has_leaf = 1;
     if (v->strided_noop && !armed) return GEX_EVENT_INVALID;
     gasneti_tm_t tm = gasneti_import_tm(v->tm, call);
     GASNETI_CHECK_MAY_COMMUNICATE(call);
@@ -1195,26 +1195,26 @@ static gex_Event_t run(const vis_call_t *v)
     if (!v->total && !armed) return GEX_EVENT_INVALID;
     if (v->total) check_sides(v, tm, loc);
 
-    gasnete_op_t stack_op = GASNETE_OP_INIT;
-    gasnete_op_t *op = v->form == FORM_BLOCKING ? &stack_op
-                     : v->form == FORM_NB ? gasnete_op_alloc(OP_EOP) : gasnete_nbi_op();
+    gasneti_op_t stack_op = GASNETI_OP_INIT;
+    gasneti_op_t *op = v->form == FORM_BLOCKING ? &stack_op
+                     : v->form == FORM_NB ? gasneti_op_alloc(OP_EOP) : gasneti_nbi_op();
     int lc_mode = LC_DEFER;
     uint32_t *lc = NULL;
     if (leaf_lc) {
         if (v->form == FORM_NB) op->has_leaf = 1;
-        lc = gasnete_counter(op, GASNETE_LC);
+        lc = gasneti_counter(op, GASNETI_LC);
         lc_mode = LC_COUNTER;
     }
     if (armed) {
-        gasnete_op_t data = GASNETE_OP_INIT;
+        gasneti_op_t data = GASNETI_OP_INIT;
         transfer(v, &data, tm, loc, lc_mode, lc);
-        gasnete_wait(&data, call);
+        gasneti_wait(&data, call);
         pc_send(op, tm, loc, call);
     } else {
         transfer(v, op, tm, loc, lc_mode, lc);
     }
-    if (v->form == FORM_BLOCKING) gasnete_wait(op, call);
-    return v->form == FORM_NB ? gasnete_event_of(op) : GEX_EVENT_INVALID;
+    if (v->form == FORM_BLOCKING) gasneti_wait(op, call);
+    return v->form == FORM_NB ? gasneti_event_of(op) : GEX_EVENT_INVALID;
 }
 
 static gex_Event_t vector(const char *call, int form, int is_put, gex_TM_t tm, gex_Rank_t rank,

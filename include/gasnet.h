@@ -37,7 +37,7 @@ typedef gex_RMA_Value_t gasnet_register_value_t;
 #define SIZEOF_GASNET_REGISTER_VALUE_T SIZEOF_GEX_RMA_VALUE_T
 typedef gex_Event_t gasnet_handle_t;
 #define GASNET_INVALID_HANDLE GEX_EVENT_INVALID
-typedef struct gasnete_valget *gasnet_valget_handle_t;
+typedef struct gasneti_valget *gasnet_valget_handle_t;
 typedef gex_HSL_t gasnet_hsl_t;
 #define GASNET_HSL_INITIALIZER GEX_HSL_INITIALIZER
 typedef struct gasneti_handlerentry_s {

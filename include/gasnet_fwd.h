@@ -25,7 +25,7 @@ typedef struct {
 
 /* An event is an operation record (extended/extended.h); the low bits of
  * a leaf event name which counter of the record it stands for. */
-typedef struct gasnete_op *gex_Event_t;
+typedef struct gasneti_op *gex_Event_t;
 #define GEX_EVENT_INVALID ((gex_Event_t)0)
 #define GEX_EVENT_NO_OP ((gex_Event_t)1)
 #define GEX_EVENT_NOW ((gex_Event_t *)1)

@@ -250,7 +250,7 @@ static void store_result(void *dest, uint64_t v, int dti)
 /* The NBI counter of an opcode (EX §11.1). */
 static int category(gex_OP_t op)
 {
-    return op == GEX_OP_SET ? GASNETE_PUT : op == GEX_OP_GET ? GASNETE_GET : GASNETE_RMW;
+    return op == GEX_OP_SET ? GASNETI_PUT : op == GEX_OP_GET ? GASNETI_GET : GASNETI_RMW;
 }
 
 /* ---- domains */
@@ -487,9 +487,9 @@ static gex_Event_t ad_op(gex_AD_t ad_, int nb, int dti, void *result_p, gex_Rank
         if (fetching) store_result(result_p, old, dti);
         return GEX_EVENT_INVALID;
     }
-    gasnete_op_t *op = nb ? gasnete_op_alloc(OP_EOP) : gasnete_nbi_op();
+    gasneti_op_t *op = nb ? gasneti_op_alloc(OP_EOP) : gasneti_nbi_op();
     int which = category(opcode);
-    uintptr_t t = gasnete_target(op, which);
+    uintptr_t t = gasneti_target(op, which);
     void *r = fetching ? result_p : NULL;
     int32_t desc = dti | __builtin_ctz(opcode) << 4;
     if (flags & GEX_FLAG_AD_ACQ) desc |= 1 << 9;
@@ -497,13 +497,13 @@ static gex_Event_t ad_op(gex_AD_t ad_, int nb, int dti, void *result_p, gex_Rank
         desc |= 1 << 10;
         __atomic_thread_fence(__ATOMIC_RELEASE);
     }
-    gasnete_add(op, which, 1);
+    gasneti_add(op, which, 1);
     /* the ticket holds where the result goes (r) and its type */
     uint64_t k = gasnete_ticket_issue(GASNETE_TK_AD, loc.gex_rank, r, (size_t)dti, t);
     gasnete_am_request(tm, loc, AMMPI_SHORT, GASNETE_H_AD_REQUEST, NULL, 0, NULL, NULL, 9,
                        GASNETE_HI(tgt_addr), GASNETE_LO(tgt_addr), GASNETE_HI(a), GASNETE_LO(a),
                        GASNETE_HI(b), GASNETE_LO(b), GASNETE_HI(k), GASNETE_LO(k), desc);
-    return nb ? gasnete_event_of(op) : GEX_EVENT_INVALID;
+    return nb ? gasneti_event_of(op) : GEX_EVENT_INVALID;
 }
 
 /* Operands as bits: integers zero-extended from their width, floats by
@@ -580,7 +580,7 @@ static void ad_done_h(ammpi_token_t tok, int32_t k_hi, int32_t k_lo)
     gasnete_ticket_t k = gasnete_ticket_redeem(k_hi, k_lo, GASNETE_TK_AD, src, "an atomic's done reply");
     if (k.ptr)
         gasneti_fatalerror("an atomic's done reply from node %d answers a fetching atomic", src);
-    gasnete_complete_kept(k.target);
+    gasneti_complete_kept(k.target);
 }
 
 /* The result goes where the ticket says, in the ticket's type. */
@@ -593,7 +593,7 @@ static void ad_result_h(ammpi_token_t tok, int32_t v_hi, int32_t v_lo, int32_t k
         gasneti_fatalerror("an atomic's result reply from node %d names data type %d for an "
                            "atomic of type %zu%s", src, (int)dti, k.len, k.ptr ? "" : " that fetches nothing");
     store_result(k.ptr, GASNETE_U64(v_hi, v_lo), (int)k.len);
-    gasnete_complete_kept(k.target);
+    gasneti_complete_kept(k.target);
 }
 
 static const gasneti_handler_t handlers[] = {
