@@ -7,9 +7,8 @@ does), or when one of its objects uses a symbol the other's objects define
 (nm over an optimised build's objects). The installed headers (include/,
 core-mpi/gasnet_core.h, extended/gasnet_extended.h, tools/gasnet_tools.h)
 are the API, not a folder: every layer implements part of it, and they
-include only each other. Fails on any cycle between folders that the
-known-edge list below does not explain, and on a known edge that no longer
-exists (the list only shrinks). Run by make check (tests/suite.sh).
+include only each other. Fails on any cycle between folders, naming an
+edge that closes it. Run by make check (tests/suite.sh).
 
 Usage: scripts/check-layers.py [BUILD_DIR]   (default build/opt)
 """
@@ -26,8 +25,6 @@ INCLUDE_ORDER = ["include", "base", "core-mpi", "ammpi", "extended", "barrier", 
 API = {"include/" + f for f in os.listdir(os.path.join(ROOT, "include")) if f.endswith(".h")}
 API |= {"core-mpi/gasnet_core.h", "extended/gasnet_extended.h", "tools/gasnet_tools.h"}
 
-# Edges that may close a cycle, each with why (none: keep it that way).
-KNOWN = {}
 
 
 def node(path):
@@ -108,18 +105,12 @@ def main():
                     todo.append(b)
         reach[n] = seen
     for (a, b), why in sorted(edges.items()):
-        if a in reach[b] and (a, b) not in KNOWN:
+        if a in reach[b]:
             print("check-layers: %s -> %s closes a cycle (%s)" % (a, b, why))
-            bad = 1
-    for (a, b) in sorted(KNOWN):
-        if (a, b) not in edges:
-            print("check-layers: known edge %s -> %s is gone: delete it from KNOWN" % (a, b))
             bad = 1
     if not bad:
         order = sorted(nodes, key=lambda n: (len(reach[n]), n))
         print("check-layers: ok; folders by what they reach: " + " ".join(order))
-        if KNOWN:
-            print("check-layers: %d known edges still close cycles (see KNOWN)" % len(KNOWN))
     return bad
 
 
