@@ -4,14 +4,17 @@
 
 #include <string.h>
 
-static int on_shm(gex_Rank_t node)
+/* The attach-time choice, read once per question: detach clears it while
+ * ammpi_close may still deliver (rma.c). */
+static const gasneti_rma_t **chosen(void)
 {
-    return gasneti_rma_for && gasneti_rma_for[node] == &gasneti_rma_shm;
+    return __atomic_load_n(&gasneti_rma_for, __ATOMIC_ACQUIRE);
 }
 
 void gasneti_route(gex_EP_Location_t loc, gasneti_route_t *r)
 {
     memset(r, 0, sizeof *r);
+    const gasneti_rma_t **rma_for = chosen();
     if (loc.gex_rank == gasneti_mynode) {
         r->how = GASNETI_ROUTE_SELF;
         return;
@@ -22,7 +25,7 @@ void gasneti_route(gex_EP_Location_t loc, gasneti_route_t *r)
         r->how = GASNETI_ROUTE_MAPPED;
         return;
     }
-    if (on_shm(loc.gex_rank)) {
+    if (rma_for && rma_for[loc.gex_rank] == &gasneti_rma_shm) {
         if (loc.gex_ep_index == 0) { /* the shm backend's mapping */
             r->how = GASNETI_ROUTE_MAPPED;
             r->offset = gasneti_nodeinfo[loc.gex_rank].offset;
@@ -37,7 +40,7 @@ void gasneti_route(gex_EP_Location_t loc, gasneti_route_t *r)
         return;
     }
     if (loc.gex_ep_index == 0) {
-        r->net = gasneti_rma_for ? gasneti_rma_for[loc.gex_rank] : NULL;
+        r->net = rma_for ? rma_for[loc.gex_rank] : NULL;
     } else {
         r->net = gasneti_rma_for_ep(loc, &r->key);
         r->created = 1;
@@ -55,7 +58,8 @@ void *gasneti_peer_local(gex_EP_Location_t loc, const void *addr)
 
 int gasneti_route_neighbour(gex_Rank_t node)
 {
-    if (gasneti_rma_for) return on_shm(node);
+    const gasneti_rma_t **rma_for = chosen();
+    if (rma_for) return rma_for[node] == &gasneti_rma_shm;
     return gasneti_nodeinfo && gasneti_nodeinfo[node].supernode == gasneti_nodeinfo[gasneti_mynode].supernode &&
            strcmp(gasneti_getenv_str("GASNET_RMA", "auto"), "am") != 0;
 }
