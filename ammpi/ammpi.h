@@ -64,6 +64,7 @@ typedef struct {
     int credits_pp;     /* AMMPI_CREDITS_PP: requests in flight per peer, default = depth */
     int eager_size;     /* AMMPI_EAGER_SIZE: largest payload sent inline, default 4096 */
     int recv_buffers;   /* AMMPI_RECV_BUFFERS: preposted receives, 0 = derived */
+    int payload_buffers; /* AMMPI_PAYLOAD_BUFFERS: separate payloads received at once, 0 = depth */
     int thread_safe;    /* lock the endpoint: several threads may call at once */
     int spin_polls;     /* idle polls in a wait loop before yielding the CPU */
 } ammpi_config_t;
@@ -311,6 +312,7 @@ typedef struct {
     uint64_t requests_sent, replies_sent, credit_msgs_sent;
     uint64_t msgs_received, payloads_separate, heap_reply_buffers;
     uint64_t credit_waits, buffer_waits;
+    uint64_t payload_waits; /* separate payloads received that waited for a buffer */
 } ammpi_stats_t;
 void ammpi_get_stats(const ammpi_ep_t *ep, ammpi_stats_t *out);
 

@@ -62,7 +62,7 @@ static int env_int(const char *name, int dflt, int lo, int hi)
 void ammpi_config_builtin(ammpi_config_t *cfg)
 {
     *cfg = (ammpi_config_t){.depth = 16, .credits_pp = 16, .eager_size = 4096, .recv_buffers = 0,
-                            .thread_safe = 0, .spin_polls = 64};
+                            .payload_buffers = 0, .thread_safe = 0, .spin_polls = 64};
 }
 
 void ammpi_config_default(ammpi_config_t *cfg)
@@ -72,6 +72,7 @@ void ammpi_config_default(ammpi_config_t *cfg)
     cfg->credits_pp = env_int("AMMPI_CREDITS_PP", cfg->depth, 1, 4096);
     cfg->eager_size = env_int("AMMPI_EAGER_SIZE", cfg->eager_size, 0, AMMPI_MAX_MEDIUM);
     cfg->recv_buffers = env_int("AMMPI_RECV_BUFFERS", cfg->recv_buffers, 0, 1 << 20);
+    cfg->payload_buffers = env_int("AMMPI_PAYLOAD_BUFFERS", cfg->payload_buffers, 0, 1 << 20);
     cfg->spin_polls = env_int("AMMPI_SPIN_POLLS", cfg->spin_polls, 0, 1 << 30);
 }
 
@@ -227,6 +228,7 @@ int ammpi_open(ammpi_ep_t **out, MPI_Comm parent, const ammpi_config_t *cfg)
         if (r > 1024) r = 1024;
     }
     ep->nrecv = (int)r;
+    ep->payload_cap = ep->cfg.payload_buffers > 0 ? ep->cfg.payload_buffers : ep->cfg.depth;
     ep->on_error = default_error;
     ammpi_loop_init(ep);
     pthread_mutex_init(&ep->lock, NULL);

@@ -48,8 +48,10 @@
  * reply; Long requests up to 1 MiB land in place), R receive buffers
  * (default min(D + C*N, 3*D, 1024): 48 with the defaults, whatever N is; a
  * header that finds no receive posted waits in MPI, as an unexpected
- * message, until a handled buffer is reposted), P <= N-1 the peers that
- * actually send this rank requests or replies:
+ * message, until a handled buffer is reposted), L buffers for separate
+ * payloads received (AMMPI_PAYLOAD_BUFFERS, default D), P <= N-1 the peers
+ * that actually send this rank requests or replies, Q <= P those whose
+ * requests this rank answers with replies above E:
  *     (R + D + 4) * (E+H)             receive buffers and the warm eager
  *                                     pool (allocated at open: 0.4 MB with
  *                                     the defaults)
@@ -57,31 +59,38 @@
  *                                     (at open: 9.6 MB at 10^5 ranks)
  *   + (C+1)*P * (E+H)                 eager reply and credit buffers MPI
  *                                     still holds
- *   + (2*C*P + 2*D) * M               separate payloads in flight (replies
- *                                     and requests up to M copied, Medium
- *                                     receive buffers)
- *   + D * 1 MiB                       copies of IMMEDIATE Long requests (a
- *                                     request must not wait for a peer that
- *                                     may not poll; only if such are sent)
- *   + C*P * 1 MiB                     Long requests received for a device
- *                                     segment (only if such are sent)
- *   + 128 * (C*P + D)                 pending-payload records
+ *   + 128 * (2*C*P + D)               pending-payload records
+ *   + L * M                           separate payloads being received
+ *                                     (Medium ones, and Longs for a segment
+ *                                     the host may not write: L * 1 MiB more
+ *                                     if such Longs above M arrive)
+ *   + D * M                           copies of requests' payloads, and
+ *                                     prepared requests' own buffers (each
+ *                                     holds a slot of the depth; IMMEDIATE
+ *                                     Long requests: D * 1 MiB)
+ *   + C*Q * M                         copies of replies' payloads (a reply
+ *                                     cannot wait for its requester)
  * At rest (every request answered, no payload in flight) only the first
  * two lines remain: tests/memory_test.sh checks that a job's peak grows by
  * at most 4 KB per peer beyond a plain MPI program's doing the same
  * exchanges (docs/memory.md: measured points and the projection to 10^5
  * ranks). Under load the per-peer terms are what C credits per peer allow:
  * up to C*(E+H) of eager buffers per peer talked to (67 KB with the
- * defaults) and, only where payloads above E travel, 2*C*M (2 MB).
- * The load terms are bounded, whatever peers send, because every message
- * in flight holds a credit or a buffer: a request needs one of C credits per peer; a reply
- * over MPI must return at least one (a reply returning none answers no
- * request and is rejected), and one whose payload travels separately holds
- * its credits until the payload has arrived (held[]), so at most C
- * requests and C replies per peer wait for a payload. Through a channel a
- * reply is accepted only while the channel counts a request to its sender
- * awaiting one (ammpi_channel_t.awaiting); the channel's own buffers are
- * its bound (shmam/shmam.c).
+ * defaults, held by MPI), 4 KB of pending records, and C*M (1 MB) for
+ * each peer this rank's handlers answer with large replies; what any peer
+ * sends costs the receiver no more than L*M (1 MB) of payload buffers in
+ * all. The load terms are bounded, whatever peers send, because every
+ * message in flight holds a credit or a buffer: a request needs one of C
+ * credits per peer; a reply over MPI must return at least one (a reply
+ * returning none answers no request and is rejected), and one whose
+ * payload travels separately holds its credits until the payload has
+ * arrived (held[]), so at most C requests and C replies per peer wait for
+ * a payload. A record beyond the L buffers waits (recv.c, start_payload):
+ * its payload stays in MPI, at the sender for a message MPI sends by
+ * rendezvous (an MPI that sends 65000 bytes eagerly keeps it in its own
+ * unexpected-message memory instead, which this bound does not count). Through a channel a reply is accepted only while the channel
+ * counts a request to its sender awaiting one (ammpi_channel_t.awaiting);
+ * the channel's own buffers are its bound (shmam/shmam.c).
  */
 #ifndef AMMPI_INTERNAL_H
 #define AMMPI_INTERNAL_H
@@ -133,6 +142,7 @@ typedef struct pending {
     MPI_Request req;
     int src;
     pool_t *temp; /* the pool of the buffer the payload lands in, or NULL (in place) */
+    int waiting;  /* receive not started: no buffer free, or an older record waits */
     void *payload;
     ammpi_hdr_t hdr;
     int32_t args[AMMPI_MAX_ARGS];
@@ -227,6 +237,9 @@ struct ammpi_ep {
     pool_t hbufs;   /* copies of IMMEDIATE Long requests: AMMPI_MAX_LONG_REQUEST bytes */
     pool_t pends;   /* pending_t records */
     pending_t *pending, **pending_tail; /* payloads being received, in arrival order */
+    int payload_cap;     /* buffers separate payloads may hold at once (cfg.payload_buffers) */
+    int payload_held;    /* pending records holding one */
+    int payload_waiting; /* pending records waiting for one */
     uint32_t scans;     /* arrived_payload's scans, for scan_mark */
     int next_tag;
 

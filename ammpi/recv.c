@@ -158,34 +158,91 @@ static void *land_long(ammpi_ep_t *ep, const ammpi_hdr_t *h, const void *from)
     return dest;
 }
 
+static void release_held(ammpi_ep_t *ep, const pending_t *p);
+
+/* With the lock held: starts the receives of waiting records from the
+ * one *pp on (no record before it waits), oldest first, while buffers are
+ * free; stops at the first that finds none. A record that cannot have one
+ * for want of memory is reported and dropped (it would hold up every later
+ * one). */
+static void start_waiting(ammpi_ep_t *ep, pending_t **pp)
+{
+    while (*pp && ep->payload_waiting) {
+        pending_t *p = *pp;
+        if (!p->waiting) {
+            pp = &p->next;
+            continue;
+        }
+        if (p->temp) {
+            if (ep->payload_held >= ep->payload_cap) return;
+            p->payload = pool_get(p->temp);
+        }
+        p->waiting = 0;
+        ep->payload_waiting--;
+        if (!p->payload) {
+            *pp = p->next;
+            if (!*pp) ep->pending_tail = pp;
+            release_held(ep, p);
+            ammpi_protocol_error(ep, p->src, "no memory to receive a %u-byte payload",
+                                 p->hdr.nbytes);
+            pool_put(&ep->pends, p);
+            continue;
+        }
+        if (p->temp) ep->payload_held++;
+        int rc = MPI_Irecv(p->payload, (int)p->hdr.nbytes, MPI_BYTE, p->src, p->hdr.tag,
+                           ep->payload_comm, &p->req);
+        if (rc != MPI_SUCCESS) ammpi_mpi_fatal(ep, "MPI_Irecv", p->src, rc);
+        pp = &p->next;
+    }
+}
+
 /* Starts receiving a separate payload; the header is copied so its
  * receive buffer can be reposted at once. A Long one lands in place,
- * unless its segment has a copy: then in a buffer, copied on arrival. */
+ * unless its segment has a copy: then in a buffer, copied on arrival.
+ * Buffers are a shared allowance of payload_cap, whatever the number of
+ * peers: when none is free the record waits (its payload waits in MPI, at
+ * the sender for a rendezvous-sized one), and so does every later record,
+ * in place or not. Receives are thus posted in the order the headers came,
+ * as MPI must match them: payload tags cycle, and a later message may
+ * carry the tag of an earlier one still unreceived. The oldest records
+ * always hold their buffers, so their payloads can arrive: no record
+ * waits on a younger one. */
 static void start_payload(ammpi_ep_t *ep, int src, const ammpi_hdr_t *h)
 {
     pending_t *p = pool_get(&ep->pends);
+    if (!p) {
+        ammpi_protocol_error(ep, src, "no memory to receive a %u-byte payload", h->nbytes);
+        return;
+    }
     pool_t *temp = &ep->lbufs;
     if ((h->kind & ~K_REPLY) == K_LONG)
         temp = !ep->targets[h->ep]->seg_copy ? NULL : h->nbytes <= AMMPI_MAX_MEDIUM ? &ep->lbufs
                                                                                   : &ep->hbufs;
-    void *payload = temp ? pool_get(temp) : (void *)(uintptr_t)h->dest;
-    if (!p || !payload) {
-        if (p) pool_put(&ep->pends, p);
-        if (temp && payload) pool_put(temp, payload);
-        ammpi_protocol_error(ep, src, "no memory to receive a %u-byte payload", h->nbytes);
-        return;
-    }
     p->src = src;
     p->hdr = *h;
     memcpy(p->args, h + 1, 4 * (size_t)h->nargs);
     p->temp = temp;
-    p->payload = payload;
-    int rc = MPI_Irecv(p->payload, (int)h->nbytes, MPI_BYTE, src, h->tag, ep->payload_comm, &p->req);
-    if (rc != MPI_SUCCESS) ammpi_mpi_fatal(ep, "MPI_Irecv", src, rc);
+    p->payload = temp ? NULL : (void *)(uintptr_t)h->dest;
+    p->waiting = 1;
     p->next = NULL;
     if (!ep->pending) ep->pending_tail = &ep->pending;
-    *ep->pending_tail = p;
+    pending_t **link = ep->pending_tail;
+    *link = p;
     ep->pending_tail = &p->next;
+    if (++ep->payload_waiting == 1) start_waiting(ep, link);
+    ep->stats.payload_waits += p->waiting;
+}
+
+/* With the lock held: releases a record taken off the pending list, and
+ * its buffer, which goes to the oldest record waiting for one. */
+static void release_pending(ammpi_ep_t *ep, pending_t *done)
+{
+    if (done->temp) {
+        pool_put(done->temp, done->payload);
+        ep->payload_held--;
+    }
+    pool_put(&ep->pends, done);
+    if (ep->payload_waiting) start_waiting(ep, &ep->pending);
 }
 
 /* A reply with a separate payload holds its credits until the payload has
@@ -221,7 +278,7 @@ static pending_t *arrived_payload(ammpi_ep_t *ep)
         int done = 0, count = 0;
         MPI_Status st;
         if (ep->scan_mark[(*pp)->src] == scan) continue;
-        int rc = MPI_Test(&(*pp)->req, &done, &st);
+        int rc = (*pp)->waiting ? MPI_SUCCESS : MPI_Test(&(*pp)->req, &done, &st);
         if (!done && rc == MPI_SUCCESS) {
             ep->scan_mark[(*pp)->src] = scan;
             continue;
@@ -238,8 +295,7 @@ static pending_t *arrived_payload(ammpi_ep_t *ep)
             ammpi_protocol_error(ep, p->src, "payload for handler %d: %d bytes arrived, %u "
                                  "announced%s%s", p->hdr.handler, count, p->hdr.nbytes,
                                  rc != MPI_SUCCESS ? ": MPI_Test: " : "", why);
-            if (p->temp) pool_put(p->temp, p->payload);
-            pool_put(&ep->pends, p);
+            release_pending(ep, p);
             return arrived_payload(ep);
         }
         return p;
@@ -387,10 +443,7 @@ static void dispatch(ammpi_ep_t *ep, msg_t *m, ammpi_channel_t *ch)
     LOCK(ep);
     if (is_request && !tok.replied) owe_credit(ep, m->src);
     if (m->slot >= 0) ammpi_post_recv(ep, m->slot);
-    if (m->pend) {
-        if (m->pend->temp) pool_put(m->pend->temp, m->pend->payload);
-        pool_put(&ep->pends, m->pend);
-    }
+    if (m->pend) release_pending(ep, m->pend);
     UNLOCK(ep);
 }
 
@@ -401,10 +454,7 @@ void ammpi_discard_arrived(ammpi_ep_t *ep)
     msg_t m;
     while (take_message(ep, &m)) {
         if (m.slot >= 0) ammpi_post_recv(ep, m.slot);
-        if (m.pend) {
-            if (m.pend->temp) pool_put(m.pend->temp, m.pend->payload);
-            pool_put(&ep->pends, m.pend);
-        }
+        if (m.pend) release_pending(ep, m.pend);
     }
 }
 

@@ -239,7 +239,8 @@ static void send_message(ammpi_ep_t *ep, int kind, const ammpi_msg_t *m, int des
      * MPI is done with it, which bounds the copies. */
     int copy_request = is_request && !async &&
                        ((m->flags & AMMPI_IMMEDIATE) || m->nbytes <= AMMPI_MAX_MEDIUM);
-    int holds_depth = 0; /* (a prepared request's own buffer is no copy: it holds none) */
+    /* a prepared request's large buffer holds a slot too, as a copy does */
+    int holds_depth = is_request && owner;
     if (!owner && (!is_request || copy_request)) {
         pool_t *pool = m->nbytes <= AMMPI_MAX_MEDIUM ? &ep->lbufs : &ep->hbufs;
         char *copy = get_buffer(ep, pool);
@@ -247,8 +248,8 @@ static void send_message(ammpi_ep_t *ep, int kind, const ammpi_msg_t *m, int des
         payload = copy;
         owner = pool;
         holds_depth = copy_request;
-        ep->depth_used += holds_depth;
     }
+    ep->depth_used += holds_depth;
     if (owner || async) {
         if (!owner && m->lc) __atomic_fetch_add(m->lc, 1, __ATOMIC_RELAXED);
         post_send(ep, ep->payload_comm, dest, payload, m->nbytes, tag, owner, owner ? NULL : m->lc,

@@ -235,6 +235,7 @@ static void open_endpoint(int thread_safe)
     cfg.credits_pp = (int)gasneti_getenv_int("AMMPI_CREDITS_PP", cfg.depth, 1, 4096);
     cfg.eager_size = (int)gasneti_getenv_size("AMMPI_EAGER_SIZE", 4096, 0, AMMPI_MAX_MEDIUM);
     cfg.recv_buffers = (int)gasneti_getenv_int("AMMPI_RECV_BUFFERS", 0, 0, 1 << 20);
+    cfg.payload_buffers = (int)gasneti_getenv_int("AMMPI_PAYLOAD_BUFFERS", 0, 0, 1 << 20);
     cfg.spin_polls = (int)gasneti_getenv_int("GASNET_SPIN_POLLS", 64, 0, INT_MAX);
     cfg.thread_safe = thread_safe;
     default_spin_polls = cfg.spin_polls;

@@ -91,6 +91,7 @@ BENCH_SRCS := $(wildcard bench/pingpong/*.c bench/flood/*.c bench/barrier/*.c be
 CONFIG_H := $(B)/include/gasnet_config.h
 LIBAMMPI := $(B)/lib/libammpi.a
 GASNET_LIBS := $(foreach m,$(MODES),$(B)/lib/libgasnet-mpi-$(m).a)
+BUILT_LIBS = $(GASNET_LIBS)
 TOOLS_LIBS := $(B)/lib/libgasnet_tools-seq.a $(B)/lib/libgasnet_tools-par.a
 TOOLS_TEST_BINS := $(foreach m,seq par,$(foreach t,$(basename $(notdir $(TOOLS_TESTS))),$(B)/tests/tools/$(t)-$(m))) \
     $(B)/tests/tools/headercheck.ok
@@ -114,6 +115,11 @@ endif
 ifeq ($(filter opt asan,$(FLAVOR)),)
 FAKEVERBS_BINS :=
 endif
+# The sanitizer flavours' tests use no PARSYNC library (install builds it
+# on demand).
+ifneq ($(filter asan tsan,$(FLAVOR)),)
+BUILT_LIBS := $(filter-out %-parsync.a,$(GASNET_LIBS))
+endif
 ifeq ($(FLAVOR),tsan)
 TEST_BINS := $(foreach t,par_stress ext_threads ex_threads interop_mpi progress_thread ex_ratomic ex_mk ex_coll ex_pack ex_eps ex_clients,$(B)/tests/par/$(t)) \
     $(B)/tests/seq/progress_thread $(B)/tests/tools/tools_basic-par $(B)/tests/tools/tools_debugmalloc-par
@@ -130,7 +136,7 @@ FUZZ_BINS := $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRCS))
 endif
 
 .PHONY: all install
-all: $(LIBAMMPI) $(GASNET_LIBS) $(TOOLS_LIBS) $(TEST_BINS) $(FAKEVERBS_BINS) $(BENCH_BINS) $(FUZZ_BINS) $(B)/flags.sh
+all: $(LIBAMMPI) $(BUILT_LIBS) $(TOOLS_LIBS) $(TEST_BINS) $(FAKEVERBS_BINS) $(BENCH_BINS) $(FUZZ_BINS) $(B)/flags.sh
 
 $(CONFIG_H): mk/flavor.mk scripts/gen-config.sh $(wildcard core-native/ofi.c core-native/verbs.c)
 	@mkdir -p $(dir $@)

@@ -300,10 +300,15 @@ STOPPED=(-T 60 -G 'forcing it' -g 'node 0 stopped the victim for 5.0 s mid-work'
 t fault_stop_storm 4 "${STOPPED[@]}" -- $F storm $((20000 / SCALE)) stop 2 5
 t fault_stop_storm_tcp 4 "${STOPPED[@]}" -e GASNET_SUPERNODE_MAXSIZE=1 -e UCX_TLS=tcp,self \
     -- $F storm $((20000 / SCALE)) stop 2 5
-# A storm of 10^6 requests (every 32nd with a separate payload) keeps the
+# A storm of 10^6 requests (every 32nd with a separate payload), and a
+# sink (3 ranks flood rank 0 with 65000-byte Mediums while it does not
+# poll: it must take them through its shared payload buffers), keep the
 # growth of peak memory within ammpi's documented bound (internal.h);
 # optimised flavour only, where the sizes are the real ones.
 [ "$FLAVOR" = opt ] && t ammpi_memory 4 -g 'ammpi_memory: ok' -- $B/tests/ammpi_memory 1000000
+[ "$FLAVOR" = opt ] && t ammpi_memory_sink 4 -g 'ammpi_memory: ok' -- $B/tests/ammpi_memory sink 4
+[ "$FLAVOR" = opt ] && t ammpi_memory_payload1 4 -e AMMPI_PAYLOAD_BUFFERS=1 -g 'ammpi_memory: ok' \
+    -- $B/tests/ammpi_memory 200000
 # At rest, memory per peer: a GASNet job's peak per process (init, attach,
 # an AM to and from every peer, a barrier; every node its own host) grows
 # by at most 4 KB per peer more than a plain MPI program's doing the same
@@ -427,6 +432,12 @@ FLOOD_DIV=1 # the floods' counts are divided by it (libfabric's providers over T
 RMA=_am; RMA_ENV=(-e GASNET_RMA=am); ext_suite
 # (in debug builds the checks are the same on every path: AM only)
 [ "$FLAVOR" = debug ] || { RMA=; RMA_ENV=(); ext_suite; }
+# Separate payloads through a single receive buffer (AMMPI_PAYLOAD_BUFFERS=1),
+# every node its own host: Medium puts up to 16 KiB wait for it, and Long
+# puts and get replies landing in place queue behind them in header order.
+PAYLOAD1=(-e GASNET_RMA=am -e GASNET_SUPERNODE_MAXSIZE=1 -e AMMPI_PAYLOAD_BUFFERS=1 -e GASNET_PUT_MEDIUM_MAX=16384)
+t ext_putget_payload1 3 "${PAYLOAD1[@]}" -- $B/tests/seq/ext_putget 1048577
+t ext_putget_par_payload1 3 "${PAYLOAD1[@]}" -- $B/tests/par/ext_putget 65001
 if [ $FULL = 1 ] && grep -q GASNETI_HAVE_OFI "$B/include/gasnet_config.h"; then
     FLOOD_DIV=4
     for P in 'tcp;ofi_rxm' sockets; do
