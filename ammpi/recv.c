@@ -158,7 +158,24 @@ static void *land_long(ammpi_ep_t *ep, const ammpi_hdr_t *h, const void *from)
     return dest;
 }
 
-static void release_held(ammpi_ep_t *ep, const pending_t *p);
+/* A reply with a separate payload holds its credits until the payload has
+ * arrived: so a peer has at most C replies' payloads pending here (and C
+ * requests', by incoming[]), whatever it sends. */
+static void take_credits(ammpi_ep_t *ep, int src, const ammpi_hdr_t *h)
+{
+    if ((h->kind & K_REPLY) && (h->flags & F_SEPARATE))
+        ep->held[src] = (uint16_t)(ep->held[src] + h->credits);
+    else
+        ep->credits[src] = (uint16_t)(ep->credits[src] + h->credits);
+    if ((h->kind & K_REPLY) == 0 && h->kind != K_CREDIT) ep->incoming[src]++;
+}
+
+static void release_held(ammpi_ep_t *ep, const pending_t *p)
+{
+    if (!(p->hdr.kind & K_REPLY)) return;
+    ep->held[p->src] = (uint16_t)(ep->held[p->src] - p->hdr.credits);
+    ep->credits[p->src] = (uint16_t)(ep->credits[p->src] + p->hdr.credits);
+}
 
 /* With the lock held: starts the receives of waiting records from the
  * one *pp on (no record before it waits), oldest first, while buffers are
@@ -230,7 +247,9 @@ static void start_payload(ammpi_ep_t *ep, int src, const ammpi_hdr_t *h)
     *link = p;
     ep->pending_tail = &p->next;
     if (++ep->payload_waiting == 1) start_waiting(ep, link);
-    ep->stats.payload_waits += p->waiting;
+    /* p is the youngest: if any record still waits, p does (p itself may
+     * have been dropped, so its fields are not read again) */
+    ep->stats.payload_waits += ep->payload_waiting != 0;
 }
 
 /* With the lock held: releases a record taken off the pending list, and
@@ -243,25 +262,6 @@ static void release_pending(ammpi_ep_t *ep, pending_t *done)
     }
     pool_put(&ep->pends, done);
     if (ep->payload_waiting) start_waiting(ep, &ep->pending);
-}
-
-/* A reply with a separate payload holds its credits until the payload has
- * arrived: so a peer has at most C replies' payloads pending here (and C
- * requests', by incoming[]), whatever it sends. */
-static void take_credits(ammpi_ep_t *ep, int src, const ammpi_hdr_t *h)
-{
-    if ((h->kind & K_REPLY) && (h->flags & F_SEPARATE))
-        ep->held[src] = (uint16_t)(ep->held[src] + h->credits);
-    else
-        ep->credits[src] = (uint16_t)(ep->credits[src] + h->credits);
-    if ((h->kind & K_REPLY) == 0 && h->kind != K_CREDIT) ep->incoming[src]++;
-}
-
-static void release_held(ammpi_ep_t *ep, const pending_t *p)
-{
-    if (!(p->hdr.kind & K_REPLY)) return;
-    ep->held[p->src] = (uint16_t)(ep->held[p->src] - p->hdr.credits);
-    ep->credits[p->src] = (uint16_t)(ep->credits[p->src] + p->hdr.credits);
 }
 
 /* The oldest separate payload that has fully arrived and has no older one
