@@ -136,9 +136,10 @@ static inline int bench_in_list(const char *list, const char *name)
 
 /* For the jobs whose layers are GASNet and raw MPI only (barrier, coll):
  * sets which ones -l asks for (anything else is refused) and starts them,
- * GASNet (which starts MPI) with a one-page segment, or MPI alone. */
+ * GASNet (which starts MPI) with a segment of segsize bytes (at least a
+ * page), or MPI alone. */
 static inline void bench_start_gasnet_mpi(const char *layers, int *use_gasnet, int *use_mpi,
-                                          int *argc, char ***argv)
+                                          int *argc, char ***argv, uintptr_t segsize)
 {
     int all = !strcmp(layers, "all");
     for (const char *p = layers; !all && *p;) {
@@ -151,7 +152,9 @@ static inline void bench_start_gasnet_mpi(const char *layers, int *use_gasnet, i
     *use_mpi = all || bench_in_list(layers, "mpi");
     if (*use_gasnet) {
         if (gasnet_init(argc, argv) != GASNET_OK) bench_die("gasnet_init failed");
-        if (gasnet_attach(NULL, 0, GASNET_PAGESIZE, 0) != GASNET_OK) bench_die("gasnet_attach failed");
+        segsize = (segsize + GASNET_PAGESIZE - 1) / GASNET_PAGESIZE * GASNET_PAGESIZE;
+        if (gasnet_attach(NULL, 0, segsize ? segsize : GASNET_PAGESIZE, 0) != GASNET_OK)
+            bench_die("gasnet_attach failed");
     } else {
         MPI_Init(argc, argv);
     }

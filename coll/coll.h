@@ -69,6 +69,7 @@ struct gasnete_coll_op {
     int (*shm_run)(gasnete_coll_op_t *op, uint64_t n); /* NULL: the AM algorithm */
     const void *shm_data; /* what this member posts with it */
     size_t shm_len;       /* at most GASNETE_COLL_SHM_SLOT */
+    uint64_t shm_word;    /* a word to post (shm_data may point here) */
     int shm_staged;       /* the payload goes through the stages instead */
     size_t shm_k[3];      /* staged: chunks posted, reduced, taken here */
     char *shm_tmp;        /* staged reductions: two chunks, freed when done */
@@ -182,11 +183,17 @@ void gasnete_coll_shm_barrier(gasnete_coll_op_t *op);
 #define GASNETE_COLL_SHM_CHUNK ((size_t)16384)
 /* Whether tm's path has stages (the same answer at every member). */
 int gasnete_coll_shm_staged(gasneti_tm_t tm);
+/* Whether the other members of tm's path can read [p, p+n) of this one in
+ * place: it lies in this member's bound segment, which they all map. */
+int gasnete_coll_shm_readable(gasneti_tm_t tm, const void *p, size_t n);
 /* Steps of staged collectives, for an op's shm_run (op->shm_staged set):
  * 1 when this member is done. A broadcast of nbytes from root; a
  * reduction of nbytes of elements of elem bytes (at most a chunk), whose
  * result in rank order this member wants in dst if want (fold(cx, a, b,
- * cnt): b = a OP b over cnt elements). */
+ * cnt): b = a OP b over cnt elements). The broadcast's root posts a word
+ * with its entry (op->shm_word, set by gasnete_coll_shm_bcast_post): src,
+ * if the others read it in place, else 0. */
+void gasnete_coll_shm_bcast_post(gasnete_coll_op_t *op, const void *src, size_t nbytes);
 int gasnete_coll_shm_bcast_staged(gasnete_coll_op_t *op, uint64_t n, gex_Rank_t root, void *dst,
                                   const void *src, size_t nbytes);
 typedef void (*gasnete_coll_fold_t)(void *cx, const void *a, void *b, size_t cnt);

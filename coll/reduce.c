@@ -89,6 +89,7 @@ int gasnete_coll_bcast_shm_prepare(gasnete_coll_op_t *op, const gasnete_coll_bca
     if (b->nbytes > GASNETE_COLL_SHM_SLOT) {
         if (!gasnete_coll_shm_staged(op->tm)) return 0;
         op->shm_staged = 1;
+        if (op->tm->rank == b->root) gasnete_coll_shm_bcast_post(op, b->src, b->nbytes);
     } else if (op->tm->rank == b->root) {
         op->shm_data = b->src;
         op->shm_len = b->nbytes;

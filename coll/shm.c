@@ -106,6 +106,7 @@ _Static_assert(LANE_BYTES + sizeof(stage_t) + GASNETI_CACHE_LINE_BYTES <= GASNET
 struct gasnete_coll_shm {
     uint64_t done_by_all; /* every member's done was at least this when last read */
     int staged;       /* every member has a stage */
+    int maps_segments; /* every member maps every member's bound segment */
     stage_t **stages; /* by rank of the team, if staged */
     lane_t *lanes[1]; /* by rank of the team (allocated for all) */
 };
@@ -127,6 +128,7 @@ static struct gasnete_coll_shm *shm_new(gex_Rank_t size, int staged)
     if (!sh || (staged && !st)) gasneti_fatalerror("collectives: out of memory");
     sh->done_by_all = 0;
     sh->staged = staged;
+    sh->maps_segments = 0;
     sh->stages = st;
     return sh;
 }
@@ -136,15 +138,36 @@ int gasnete_coll_shm_staged(gasneti_tm_t tm)
     return tm->coll && tm->coll->shm && tm->coll->shm->staged;
 }
 
+int gasnete_coll_shm_readable(gasneti_tm_t tm, const void *p, size_t n)
+{
+    return tm->coll->shm->maps_segments && tm->ep->segment && tm->ep->segment->kind == GEX_MK_HOST &&
+           gasneti_in_seginfo(gasneti_peer_segment(gasneti_tm_member(tm, tm->rank)), p, n);
+}
+
+/* Where addr of loc's bound segment (n bytes from it) is reached here by
+ * plain loads and stores, or NULL. */
+static void *mapped_here(gex_EP_Location_t loc, const void *addr, size_t n)
+{
+    if (!gasneti_in_seginfo(gasneti_peer_segment(loc), addr, n)) return NULL;
+    return gasneti_peer_local(loc, addr);
+}
+
 void gasnete_coll_attach(void)
 {
     gasneti_tm_t tm0 = gasneti_tm0;
     int me, nlocal = gasneti_shm_local_nodes(&me);
-    int ok = gasneti_getenv_yesno("GASNET_COLL_SHM", 1) && gasneti_shm_coll_lanes() &&
-             nlocal == (int)gasneti_nodes, all;
+    int ok[2] = {gasneti_getenv_yesno("GASNET_COLL_SHM", 1) && gasneti_shm_coll_lanes() &&
+                     nlocal == (int)gasneti_nodes,
+                 1}, agreed[2];
+    for (gasnet_node_t r = 0; r < gasneti_nodes && ok[0]; r++) {
+        gex_EP_Location_t m = {r, 0};
+        const gasnet_seginfo_t *s = gasneti_peer_segment(m);
+        ok[1] &= s && mapped_here(m, s->addr, s->size);
+    }
     /* every node must agree (an environment may differ); the host's nodes
      * are indexed in jobrank order, so lane r is the primordial rank r's */
-    MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, gasnetc_comm);
+    MPI_Allreduce(ok, agreed, 2, MPI_INT, MPI_LAND, gasnetc_comm);
+    int all = agreed[0];
     if (gasneti_mynode == 0 && gasneti_getenv_yesno("GASNET_VERBOSEENV", 0)) {
         if (all)
             fprintf(stderr, "GASNet node 0: collectives on the primordial team go through shared "
@@ -155,20 +178,13 @@ void gasnete_coll_attach(void)
     }
     if (!all) return;
     struct gasnete_coll_shm *sh = shm_new(tm0->size, 1);
+    sh->maps_segments = agreed[1];
     for (gex_Rank_t r = 0; r < tm0->size; r++) {
         char *at = (char *)gasneti_shm_coll_lanes() + (size_t)r * GASNETI_SHM_COLL_LANE;
         sh->lanes[r] = (lane_t *)at;
         sh->stages[r] = (stage_t *)(at + LANE_BYTES);
     }
     tm0->coll->shm = sh; /* collectives started from now on take numbers */
-}
-
-/* Where addr of loc's bound segment (n bytes from it) is reached here by
- * plain loads and stores, or NULL. */
-static void *mapped_here(gex_EP_Location_t loc, const void *addr, size_t n)
-{
-    if (!gasneti_in_seginfo(gasneti_peer_segment(loc), addr, n)) return NULL;
-    return gasneti_peer_local(loc, addr);
 }
 
 /* This member's lane: the team's scratch, aligned to a cache line, when it
@@ -237,6 +253,7 @@ void gasnete_coll_shm_teams(gasneti_tm_t *tms, size_t n, const char *call)
         }
         if (all) {
             struct gasnete_coll_shm *sh = shm_new(tm->size, staged);
+            sh->maps_segments = 1; /* each member's ok said so */
             for (gex_Rank_t r = 0; r < tm->size; r++) {
                 gex_EP_Location_t m = gasneti_tm_member(tm, r);
                 const gasnet_seginfo_t *s = gasneti_peer_segment(m);
@@ -389,13 +406,38 @@ static char *ring(gasnete_coll_op_t *op, gex_Rank_t rank, uint64_t n, size_t k)
  * every other member has read the chunk that was there (GOT); the others
  * copy each chunk out as it appears. The root is done once its payload is
  * all in the ring: the ring of this parity is written again only once
- * every member is done with n. */
+ * every member is done with n.
+ * IN PLACE. Where the payload is larger than a ring, src lies in the root's
+ * segment and every member maps every member's, the root posts src's
+ * address with its entry instead, and the others copy straight from it
+ * and count it all taken (GOT): one copy instead of two. The root is then
+ * done only once every member has taken it (src may change once the
+ * root's call completes); through the ring it would have waited for all
+ * but the last ring's worth. A payload that fits the ring keeps it: there
+ * the root is done without waiting for anyone (on an oversubscribed host,
+ * waiting for the others made 4-rank broadcasts of 2-128 KiB 3-4x slower:
+ * results/bcast-in-place-ab.log). */
+void gasnete_coll_shm_bcast_post(gasnete_coll_op_t *op, const void *src, size_t nbytes)
+{
+    op->shm_word = nbytes > RING_CHUNKS * GASNETE_COLL_SHM_CHUNK &&
+                           gasnete_coll_shm_readable(op->tm, src, nbytes)
+                       ? (uintptr_t)src
+                       : 0;
+    op->shm_data = &op->shm_word;
+    op->shm_len = sizeof op->shm_word;
+}
+
 int gasnete_coll_shm_bcast_staged(gasnete_coll_op_t *op, uint64_t n, gex_Rank_t root, void *dst,
                                   const void *src, size_t nbytes)
 {
     const size_t C = GASNETE_COLL_SHM_CHUNK, total = (nbytes + C - 1) / C;
     gex_Rank_t me = op->tm->rank;
     size_t *k = &op->shm_k[0];
+    if (me == root && op->shm_word) {
+        if (!*k && dst != src) memcpy(dst, src, nbytes);
+        *k = total;
+        return least(op, n, GOT, root) >= total;
+    }
     if (me == root) {
         counter_t *ready = &stage(op, me)->c[n % 2][READY];
         uint64_t free_to = 0; /* chunks the ring may hold up to */
@@ -409,8 +451,20 @@ int gasnete_coll_shm_bcast_staged(gasnete_coll_op_t *op, uint64_t n, gex_Rank_t 
         return 1;
     }
     if (!gasnete_coll_shm_entered(op, root, n)) return 0;
-    const counter_t *ready = &stage(op, root)->c[n % 2][READY];
     counter_t *got = &stage(op, me)->c[n % 2][GOT];
+    uint64_t at;
+    memcpy(&at, gasnete_coll_shm_data(op, root, n, sizeof at), sizeof at);
+    if (at) { /* in the root's segment, which the team's path maps here */
+        gex_EP_Location_t m = gasneti_tm_member(op->tm, root);
+        const void *p = mapped_here(m, (const void *)(uintptr_t)at, nbytes);
+        if (!p)
+            gasneti_fatalerror("%s: the root (rank %u) posted a payload of %zu bytes at %#llx, "
+                               "outside its segment", op->call, root, nbytes, (unsigned long long)at);
+        memcpy(dst, p, nbytes);
+        st(got, total);
+        return 1;
+    }
+    const counter_t *ready = &stage(op, root)->c[n % 2][READY];
     uint64_t avail = 0;
     while (*k < total) {
         if (*k >= avail && (avail = ld(ready)) <= *k) return 0;

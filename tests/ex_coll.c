@@ -14,7 +14,9 @@
  * rank):
  * - gex_Coll_BroadcastNB from several roots (every root in matrix mode),
  *   of sizes from 0 bytes to several Medium payloads, all in flight at
- *   once, and once with src == dst on the root;
+ *   once, and once with src == dst on the root; once a segment is
+ *   attached, one at a time from src in the root's segment, which the
+ *   root overwrites as soon as its call completes;
  * - gex_Coll_ReduceToOneNB (several roots) and ReduceToAllNB for every
  *   GEX_DT_* built-in type with every operation §13.2 allows for it
  *   (ADD, MULT, MIN, MAX; AND, OR, XOR on integers), with values that
@@ -291,6 +293,53 @@ static void test_broadcast(gex_TM_t tm, const char *team)
     settle(team);
 }
 
+/* Broadcasts whose src lies in the root's segment (4 MiB into it), which
+ * the others may read in place: the root's call may complete only once
+ * nobody reads src any more, so the root scribbles on src as soon as its
+ * call returns (a root that completed early would corrupt what the others
+ * receive; above 128 KiB the library may read src in place). Then src ==
+ * dst in everyone's segment. */
+static void test_broadcast_segment(gex_TM_t tm, const char *team)
+{
+    gex_Rank_t me = gex_TM_QueryRank(tm), n = gex_TM_QuerySize(tm);
+    gex_Rank_t roots[64];
+    int nr = nroots(n, roots);
+    const size_t sizes[] = {1977, 131072, 131073, (1 << 20) + 3}, max = (1 << 20) + 3;
+    CHECK(gex_Segment_QuerySize(X.seg) >= (4 << 20) + max, "the segment is too small for the test");
+    char *at = (char *)gex_Segment_QueryAddr(X.seg) + (4 << 20), *dst = xmalloc(max), *expect = xmalloc(max);
+    for (int k = 0; k < nr; k++) {
+        for (size_t s = 0; s < EX_NELEM(sizes); s++) {
+            size_t len = sizes[s];
+            unsigned seed = (unsigned)(roots[k] * 17 + s + 1000);
+            ex_fill(expect, len, seed);
+            if (me == roots[k]) ex_fill(at, len, seed);
+            memset(dst, 0xEE, len);
+            gex_Event_Wait(gex_Coll_BroadcastNB(tm, roots[k], dst, at, len, 0));
+            if (me == roots[k]) memset(at, 0x5A, len);
+            CHECK(!memcmp(dst, expect, len), "%s: broadcast of %zu bytes from root %u's segment: wrong data",
+                  team, len, roots[k]);
+            /* the root's dst == src */
+            char *d = me == roots[k] ? at : dst;
+            if (me == roots[k]) ex_fill(at, len, seed);
+            else memset(dst, 0xEE, len);
+            gex_Event_Wait(gex_Coll_BroadcastNB(tm, roots[k], d, at, len, 0));
+            CHECK(!memcmp(d, expect, len), "%s: broadcast of %zu bytes from root %u, its src == dst",
+                  team, len, roots[k]);
+        }
+        /* src == dst in every member's segment */
+        size_t len = 200001;
+        unsigned seed = (unsigned)(roots[k] + 2000);
+        ex_fill(expect, len, seed);
+        if (me == roots[k]) ex_fill(at, len, seed);
+        else memset(at, 0, len);
+        gex_Event_Wait(gex_Coll_BroadcastNB(tm, roots[k], at, at, len, 0));
+        CHECK(!memcmp(at, expect, len), "%s: broadcast of %zu bytes from root %u, src == dst in the segments",
+              team, len, roots[k]);
+    }
+    free(dst);
+    free(expect);
+}
+
 static void test_reduce(gex_TM_t tm, const char *team)
 {
     gex_Rank_t me = gex_TM_QueryRank(tm), n = gex_TM_QuerySize(tm);
@@ -452,6 +501,7 @@ static void check_absmax_values(gex_Rank_t n, size_t cnt)
 static void test_team(gex_TM_t tm, const char *team)
 {
     test_broadcast(tm, team);
+    if (X.seg != GEX_SEGMENT_INVALID) test_broadcast_segment(tm, team);
     test_reduce(tm, team);
     test_user(tm, team);
     ex_barrier(tm);

@@ -136,6 +136,8 @@ if [ -x $B/bench/pingpong/pingpong ]; then
     t bench_flood_kept_replies 2 -g '^am_medium ' -- $B/bench/flood/flood -o mpi,am_medium -n 20000 -s 256 -S 256 -r 3
     t bench_barrier 2 -g '^gasnet .*x MPI' -g '^mpi +MPI_Barrier' -- $B/bench/barrier/barrier -n 50 -r 2
     t bench_coll 2 -g '^gasnet +BroadcastNB .*x MPI' -g '^mpi +MPI_Bcast' -- $B/bench/coll/coll -n 50 -r 2 -s 8 -S 16K
+    t bench_coll_seg 2 -g '^gasnet +BroadcastNB_seg .*size +262144 .*x MPI' -g '^mpi +MPI_Bcast_seg' \
+        -- $B/bench/coll/coll -o bcast_seg -n 20 -r 2 -s 64K -S 256K
     t bench_coll_legacy 3 -g '^gasnet +gather_all .*size +4096 .*x MPI' -g '^mpi +MPI_Alltoall .*size +4096' \
         -- $B/bench/coll/coll -o gather_all,exchange -n 20 -r 2 -s 8 -S 4K
     t bench_bcast_parts 3 -g '^gasnet +size +8 ranks +3 .* after root' -g '^mpi +size +4096 ranks +3 .* after root' \

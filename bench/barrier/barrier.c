@@ -76,7 +76,7 @@ int main(int argc, char **argv)
 {
     bench_opts_t o;
     bench_parse(argc, argv, &o, &about);
-    bench_start_gasnet_mpi(o.layers, &use_gasnet, &use_mpi, &argc, &argv);
+    bench_start_gasnet_mpi(o.layers, &use_gasnet, &use_mpi, &argc, &argv, 0);
     const char *label = "";
     if (use_gasnet) {
         label = getenv("GASNET_BARRIER");

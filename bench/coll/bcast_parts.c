@@ -110,7 +110,7 @@ int main(int argc, char **argv)
     bench_parse(argc, argv, &o, &about);
     if (o.max_size > INT32_MAX) bench_die("-S %ld: at most 2G (MPI_Bcast takes an int count)", o.max_size);
     int use_gasnet, use_mpi;
-    bench_start_gasnet_mpi(o.layers, &use_gasnet, &use_mpi, &argc, &argv);
+    bench_start_gasnet_mpi(o.layers, &use_gasnet, &use_mpi, &argc, &argv, 0);
     gex_TM_t tm = NULL;
     if (use_gasnet) gasnet_QueryGexObjects(NULL, NULL, &tm, NULL);
     MPI_Comm comm, host;

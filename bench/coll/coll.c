@@ -1,5 +1,8 @@
 /* coll: the latency of a broadcast from rank 0 (operation bcast) and of a
  * reduction to all of doubles summed (allreduce; -o picks, default both),
+ * of the broadcast from a buffer in the segment when -o names bcast_seg
+ * (the shared-memory path reads the root's in place; MPI alone: a
+ * private buffer),
  * and, when -o names them, of the GASNet-1 gather_all and exchange
  * (blocks of the size from every rank) against MPI_Allgather and
  * MPI_Alltoall, on however many ranks the job has, for each size (powers
@@ -30,13 +33,13 @@
 static MPI_Comm raw_comm;
 static int use_gasnet, use_mpi;
 static gex_TM_t tm0;
-static char *buf, *out;
-enum { BCAST, ALLREDUCE, GATHER_ALL, EXCHANGE, NOPS };
-static const char *const op_names[NOPS] = {"bcast", "allreduce", "gather_all", "exchange"};
+static char *buf, *out, *seg; /* seg: in GASNet's segment, for bcast_seg */
+enum { BCAST, ALLREDUCE, GATHER_ALL, EXCHANGE, BCAST_SEG, NOPS };
+static const char *const op_names[NOPS] = {"bcast", "allreduce", "gather_all", "exchange", "bcast_seg"};
 static const char *const gasnet_labels[NOPS] = {"BroadcastNB", "ReduceToAllNB", "gather_all",
-                                                "exchange"};
+                                                "exchange", "BroadcastNB_seg"};
 static const char *const mpi_labels[NOPS] = {"MPI_Bcast", "MPI_Allreduce", "MPI_Allgather",
-                                             "MPI_Alltoall"};
+                                             "MPI_Alltoall", "MPI_Bcast_seg"};
 static int op; /* the operation being timed */
 #define LEGACY_FLAGS (GASNET_COLL_LOCAL | GASNET_COLL_IN_MYSYNC | GASNET_COLL_OUT_MYSYNC)
 
@@ -56,6 +59,7 @@ static double gasnet_loop(long iters, size_t size)
                                                   NULL, NULL, 0));
             break;
         case GATHER_ALL: gasnet_coll_gather_all(GASNET_TEAM_ALL, out, buf, size, LEGACY_FLAGS); break;
+        case BCAST_SEG: gex_Event_Wait(gex_Coll_BroadcastNB(tm0, 0, seg, seg, size, 0)); break;
         default: gasnet_coll_exchange(GASNET_TEAM_ALL, out, buf, size, LEGACY_FLAGS); break;
         }
         t += bench_now() - t0;
@@ -73,6 +77,7 @@ static double mpi_loop(long iters, size_t size)
         case BCAST: MPI_Bcast(buf, (int)size, MPI_BYTE, 0, raw_comm); break;
         case ALLREDUCE: MPI_Allreduce(buf, out, (int)(size / 8), MPI_DOUBLE, MPI_SUM, raw_comm); break;
         case GATHER_ALL: MPI_Allgather(buf, (int)size, MPI_BYTE, out, (int)size, MPI_BYTE, raw_comm); break;
+        case BCAST_SEG: MPI_Bcast(seg ? seg : buf, (int)size, MPI_BYTE, 0, raw_comm); break;
         default: MPI_Alltoall(buf, (int)size, MPI_BYTE, out, (int)size, MPI_BYTE, raw_comm); break;
         }
         t += bench_now() - t0;
@@ -118,16 +123,20 @@ static const bench_about_t about = {
     "MPI_Bcast, and gex_Coll_ReduceToAllNB and MPI_Allreduce (doubles summed), interleaved\n"
     "in one job (see the top of bench/coll/coll.c). Of the options below, -P does not\n"
     "apply; the run takes any rank count.",
-    "gasnet, mpi", "bcast, allreduce (the default), gather_all, exchange"};
+    "gasnet, mpi", "bcast, allreduce (the default), gather_all, exchange, bcast_seg"};
 
 int main(int argc, char **argv)
 {
     bench_opts_t o;
     bench_parse(argc, argv, &o, &about);
     if (o.max_size > INT32_MAX) bench_die("-S %ld: at most 2G (MPI_Bcast takes an int count)", o.max_size);
-    bench_start_gasnet_mpi(o.layers, &use_gasnet, &use_mpi, &argc, &argv);
+    int want_seg = o.ops && bench_in_list(o.ops, "bcast_seg");
+    bench_start_gasnet_mpi(o.layers, &use_gasnet, &use_mpi, &argc, &argv,
+                           want_seg ? (uintptr_t)o.max_size : 0);
     if (use_gasnet) {
-        gasnet_QueryGexObjects(NULL, NULL, &tm0, NULL);
+        gex_Segment_t sg;
+        gasnet_QueryGexObjects(NULL, NULL, &tm0, &sg);
+        if (want_seg) seg = gex_Segment_QueryAddr(sg);
         gasnet_coll_init(NULL, 0, NULL, 0, 0); /* for gather_all and exchange */
     }
     MPI_Comm_dup(MPI_COMM_WORLD, &raw_comm);
@@ -140,6 +149,7 @@ int main(int argc, char **argv)
     if (!buf || !out) bench_die("out of memory for %ld bytes", o.max_size);
     memset(buf, me, (size_t)o.max_size * (size_t)ranks);
     memset(out, 0, (size_t)o.max_size * (size_t)ranks);
+    if (seg) memset(seg, me, (size_t)o.max_size);
     char settings[160];
     snprintf(settings, sizeof settings, "layers=%s iters=%ld knee=%ld reps=%d ranks=%d sizes=%ld..%ld",
              o.layers, o.iters, o.knee, o.reps, ranks, o.min_size, o.max_size);
