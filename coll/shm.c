@@ -171,8 +171,9 @@ void gasnete_coll_attach(void)
     if (gasneti_mynode == 0 && gasneti_getenv_yesno("GASNET_VERBOSEENV", 0)) {
         if (all)
             fprintf(stderr, "GASNet node 0: collectives on the primordial team go through shared "
-                            "memory (chunks of %zu bytes above %zu)\n", GASNETE_COLL_SHM_CHUNK,
-                    GASNETE_COLL_SHM_SLOT);
+                            "memory (chunks of %zu bytes above %zu%s)\n", GASNETE_COLL_SHM_CHUNK,
+                    GASNETE_COLL_SHM_SLOT,
+                    agreed[1] ? "; broadcasts from the segment above a ring read in place" : "");
         else
             fprintf(stderr, "GASNet node 0: collectives on the primordial team go through AMs\n");
     }

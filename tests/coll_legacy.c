@@ -288,6 +288,9 @@ int main(int argc, char **argv)
                 }
     if (!matrix) /* more than a Medium per block, once per kind */
         for (int kind = 0; kind < NKINDS; kind++) one_case(kind, 1, 2, 1, 70000, 0, kind % 4);
+    /* broadcasts above 128 KiB from the segment (on one host read there in
+     * place), each sync flag once */
+    for (int sync = 0; sync < 3; sync++) one_case(BROADCAST, sync, sync, 1, 200000, n - 1, sync + 1);
     in_flight(3000);
 
     gasnet_coll_barrier_notify(GASNET_TEAM_ALL, 42, 0);

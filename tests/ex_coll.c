@@ -297,20 +297,22 @@ static void test_broadcast(gex_TM_t tm, const char *team)
  * the others may read in place: the root's call may complete only once
  * nobody reads src any more, so the root scribbles on src as soon as its
  * call returns (a root that completed early would corrupt what the others
- * receive; above 128 KiB the library may read src in place). Then src ==
- * dst in everyone's segment. */
+ * receive; above 128 KiB the library may read src in place). The sizes go
+ * up, then down (a counter left from an earlier broadcast must not pass
+ * for this one's). Then src == dst in everyone's segment, and two at once
+ * from different roots. */
 static void test_broadcast_segment(gex_TM_t tm, const char *team)
 {
     gex_Rank_t me = gex_TM_QueryRank(tm), n = gex_TM_QuerySize(tm);
-    gex_Rank_t roots[64];
-    int nr = nroots(n, roots);
+    gex_Rank_t roots[2] = {n - 1, 0}; /* in every mode: the path does not depend on which */
+    int nr = n > 1 ? 2 : 1;
     const size_t sizes[] = {1977, 131072, 131073, (1 << 20) + 3}, max = (1 << 20) + 3;
     CHECK(gex_Segment_QuerySize(X.seg) >= (4 << 20) + max, "the segment is too small for the test");
     char *at = (char *)gex_Segment_QueryAddr(X.seg) + (4 << 20), *dst = xmalloc(max), *expect = xmalloc(max);
     for (int k = 0; k < nr; k++) {
-        for (size_t s = 0; s < EX_NELEM(sizes); s++) {
-            size_t len = sizes[s];
-            unsigned seed = (unsigned)(roots[k] * 17 + s + 1000);
+        for (size_t j = 0; j < 2 * EX_NELEM(sizes); j++) {
+            size_t s = j < EX_NELEM(sizes) ? j : 2 * EX_NELEM(sizes) - 1 - j, len = sizes[s];
+            unsigned seed = (unsigned)(roots[k] * 17 + j + 1000);
             ex_fill(expect, len, seed);
             if (me == roots[k]) ex_fill(at, len, seed);
             memset(dst, 0xEE, len);
@@ -335,7 +337,25 @@ static void test_broadcast_segment(gex_TM_t tm, const char *team)
         gex_Event_Wait(gex_Coll_BroadcastNB(tm, roots[k], at, at, len, 0));
         CHECK(!memcmp(at, expect, len), "%s: broadcast of %zu bytes from root %u, src == dst in the segments",
               team, len, roots[k]);
+        if (me == roots[k]) memset(at, 0x5A, len);
     }
+    /* two at once, from the first two roots, 256 KiB apart */
+    const size_t len = 200001, apart = 256 << 10;
+    char *dst2 = xmalloc(len), *expect2 = xmalloc(len);
+    gex_Rank_t r1 = roots[nr > 1];
+    ex_fill(expect, len, 3000);
+    ex_fill(expect2, len, 3001);
+    if (me == roots[0]) ex_fill(at, len, 3000);
+    if (me == r1) ex_fill(at + apart, len, 3001);
+    gex_Event_t evs[2] = {gex_Coll_BroadcastNB(tm, roots[0], dst, at, len, 0),
+                          gex_Coll_BroadcastNB(tm, r1, dst2, at + apart, len, 0)};
+    gex_Event_WaitAll(evs, 2, 0);
+    if (me == roots[0]) memset(at, 0x5A, len);
+    if (me == r1) memset(at + apart, 0x5A, len);
+    CHECK(!memcmp(dst, expect, len) && !memcmp(dst2, expect2, len),
+          "%s: two broadcasts of %zu bytes at once from roots %u and %u: wrong data", team, len, roots[0], r1);
+    free(dst2);
+    free(expect2);
     free(dst);
     free(expect);
 }
