@@ -139,9 +139,9 @@ if [ -x $B/bench/pingpong/pingpong ]; then
     t bench_coll_seg 2 -g '^gasnet +BroadcastNB_seg .*size +262144 .*x MPI' -g '^mpi +MPI_Bcast_seg' \
         -- $B/bench/coll/coll -o bcast_seg -n 20 -r 2 -s 64K -S 256K
     t bench_coll_legacy 3 -g '^gasnet +gather_all .*size +4096 .*x MPI' -g '^mpi +MPI_Alltoall .*size +4096' \
-        -- $B/bench/coll/coll -o gather_all,exchange -n 20 -r 2 -s 8 -S 4K
+        -- $B/bench/coll/coll -o gather_all,exchange -n 20 -r 2 -s 1K -S 4K
     t bench_bcast_parts 3 -g '^gasnet +size +8 ranks +3 .* after root' -g '^mpi +size +4096 ranks +3 .* after root' \
-        -- $B/bench/coll/bcast_parts -n 100 -s 8 -S 4K
+        -- $B/bench/coll/bcast_parts -n 30 -s 8 -S 4K
     # one rank sending 65,000-byte requests to ranks that poll every 200 us,
     # over the rings and over MPI (where a request must not wait for each
     # target's poll, and IMMEDIATE retries that never poll must still see
