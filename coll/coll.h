@@ -183,9 +183,6 @@ void gasnete_coll_shm_barrier(gasnete_coll_op_t *op);
 #define GASNETE_COLL_SHM_CHUNK ((size_t)16384)
 /* Whether tm's path has stages (the same answer at every member). */
 int gasnete_coll_shm_staged(gasneti_tm_t tm);
-/* Whether the other members of tm's path can read [p, p+n) of this one in
- * place: it lies in this member's bound segment, which they all map. */
-int gasnete_coll_shm_readable(gasneti_tm_t tm, const void *p, size_t n);
 /* Steps of staged collectives, for an op's shm_run (op->shm_staged set):
  * 1 when this member is done. A broadcast of nbytes from root; a
  * reduction of nbytes of elements of elem bytes (at most a chunk), whose

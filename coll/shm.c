@@ -138,12 +138,6 @@ int gasnete_coll_shm_staged(gasneti_tm_t tm)
     return tm->coll && tm->coll->shm && tm->coll->shm->staged;
 }
 
-int gasnete_coll_shm_readable(gasneti_tm_t tm, const void *p, size_t n)
-{
-    return tm->coll->shm->maps_segments && tm->ep->segment && tm->ep->segment->kind == GEX_MK_HOST &&
-           gasneti_in_seginfo(gasneti_peer_segment(gasneti_tm_member(tm, tm->rank)), p, n);
-}
-
 /* Where addr of loc's bound segment (n bytes from it) is reached here by
  * plain loads and stores, or NULL. */
 static void *mapped_here(gex_EP_Location_t loc, const void *addr, size_t n)
@@ -152,18 +146,25 @@ static void *mapped_here(gex_EP_Location_t loc, const void *addr, size_t n)
     return gasneti_peer_local(loc, addr);
 }
 
+/* Whether this process maps every member's bound segment of tm. */
+static int maps_every_segment(gasneti_tm_t tm)
+{
+    for (gex_Rank_t r = 0; r < tm->size; r++) {
+        gex_EP_Location_t m = gasneti_tm_member(tm, r);
+        const gasnet_seginfo_t *s = gasneti_peer_segment(m);
+        if (!s || !mapped_here(m, s->addr, s->size)) return 0;
+    }
+    return 1;
+}
+
 void gasnete_coll_attach(void)
 {
     gasneti_tm_t tm0 = gasneti_tm0;
     int me, nlocal = gasneti_shm_local_nodes(&me);
     int ok[2] = {gasneti_getenv_yesno("GASNET_COLL_SHM", 1) && gasneti_shm_coll_lanes() &&
                      nlocal == (int)gasneti_nodes,
-                 1}, agreed[2];
-    for (gasnet_node_t r = 0; r < gasneti_nodes && ok[0]; r++) {
-        gex_EP_Location_t m = {r, 0};
-        const gasnet_seginfo_t *s = gasneti_peer_segment(m);
-        ok[1] &= s && mapped_here(m, s->addr, s->size);
-    }
+                 0}, agreed[2];
+    ok[1] = ok[0] && maps_every_segment(tm0);
     /* every node must agree (an environment may differ); the host's nodes
      * are indexed in jobrank order, so lane r is the primordial rank r's */
     MPI_Allreduce(ok, agreed, 2, MPI_INT, MPI_LAND, gasnetc_comm);
@@ -230,12 +231,7 @@ void gasnete_coll_shm_teams(gasneti_tm_t *tms, size_t n, const char *call)
         if (!rec) gasneti_fatalerror("%s: out of memory", call);
         int staged = 0;
         lane_t *l = own_lane(tm, &staged);
-        mine->ok = enabled && l ? 1 + staged : 0;
-        for (gex_Rank_t r = 0; mine->ok && r < tm->size; r++) {
-            gex_EP_Location_t m = gasneti_tm_member(tm, r);
-            const gasnet_seginfo_t *s = gasneti_peer_segment(m);
-            if (!s || !mapped_here(m, s->addr, s->size)) mine->ok = 0;
-        }
+        mine->ok = enabled && l && maps_every_segment(tm) ? 1 + staged : 0;
         if (mine->ok) { /* zeroed before anyone hears of it (a stage's counters too) */
             memset(l, 0, staged ? LANE_BYTES + offsetof(stage_t, pad) : sizeof *l);
             mine->offset = (uintptr_t)l - (uintptr_t)tm->ep->segment->addr;
@@ -420,10 +416,11 @@ static char *ring(gasnete_coll_op_t *op, gex_Rank_t rank, uint64_t n, size_t k)
  * results/bcast-in-place-ab.log). */
 void gasnete_coll_shm_bcast_post(gasnete_coll_op_t *op, const void *src, size_t nbytes)
 {
-    op->shm_word = nbytes > RING_CHUNKS * GASNETE_COLL_SHM_CHUNK &&
-                           gasnete_coll_shm_readable(op->tm, src, nbytes)
-                       ? (uintptr_t)src
-                       : 0;
+    gasneti_tm_t tm = op->tm;
+    int in_place = nbytes > RING_CHUNKS * GASNETE_COLL_SHM_CHUNK && tm->coll->shm->maps_segments &&
+                   tm->ep->segment && tm->ep->segment->kind == GEX_MK_HOST &&
+                   gasneti_in_seginfo(gasneti_peer_segment(gasneti_tm_member(tm, tm->rank)), src, nbytes);
+    op->shm_word = in_place ? (uintptr_t)src : 0;
     op->shm_data = &op->shm_word;
     op->shm_len = sizeof op->shm_word;
 }
