@@ -35,11 +35,13 @@
 static gasnet_node_t me, n;
 static char *seg;
 static int matrix;
-/* src and dst halves of the segment: room for 70000-byte blocks from 64
- * ranks (a scatter's src and an exchange's dst are n blocks) */
+/* src and dst halves of the segment: room for n blocks of MAX_BLOCK bytes
+ * (a scatter's src and an exchange's dst are n blocks) and for the largest
+ * broadcast, at least 5 MiB each (64 ranks); set from n before the attach */
+#define MAX_BLOCK 70000
+#define MAX_BROADCAST 200000
 #define SRC_OFF 0
-#define DST_OFF (5 << 20)
-#define SEGSIZE (10 << 20)
+static size_t dst_off, segsize;
 
 enum { BROADCAST, SCATTER, GATHER, GATHER_ALL, EXCHANGE, NKINDS };
 static const char *const kind_names[] = {"broadcast", "scatter", "gather", "gather_all", "exchange"};
@@ -116,9 +118,9 @@ static void one_case(int kind, int in, int out, int in_seg, size_t nb, gasnet_no
 {
     unsigned base = (unsigned)(ncases++ * 17);
     size_t ssz = src_size(kind, nb), dsz = dst_size(kind, nb);
-    char *src = in_seg ? seg + SRC_OFF : malloc(ssz), *dst = in_seg ? seg + DST_OFF : malloc(dsz);
+    char *src = in_seg ? seg + SRC_OFF : malloc(ssz), *dst = in_seg ? seg + dst_off : malloc(dsz);
     CHECK(src && dst, "out of memory");
-    CHECK(!in_seg || (ssz <= DST_OFF - SRC_OFF && dsz <= SEGSIZE - DST_OFF),
+    CHECK(!in_seg || (ssz <= dst_off - SRC_OFF && dsz <= segsize - dst_off),
           "the test's segment layout is too small for %zu-byte blocks on %u ranks", nb, n);
     fill_src(kind, src, nb, base);
     memset(dst, 0xEE, dsz);
@@ -147,7 +149,7 @@ static void one_case(int kind, int in, int out, int in_seg, size_t nb, gasnet_no
         gasnet_node_t peer = (me + 1) % n;
         char *copy = malloc(dsz);
         CHECK(copy, "out of memory");
-        gasnet_get(copy, peer, (char *)test_segments[peer].addr + DST_OFF, dsz);
+        gasnet_get(copy, peer, (char *)test_segments[peer].addr + dst_off, dsz);
         check_dst(kind, copy, peer, root, nb, base, what);
         free(copy);
     }
@@ -258,9 +260,22 @@ static void tuning(void)
 
 int main(int argc, char **argv)
 {
-    test_start(&argc, &argv, NULL, 0, SEGSIZE);
+    /* test_start, with the segment sized from the number of ranks */
+    if (gasnet_init(&argc, &argv) != GASNET_OK) {
+        fprintf(stderr, "FAIL: gasnet_init\n");
+        exit(1);
+    }
     me = gasnet_mynode();
     n = gasnet_nodes();
+    size_t half = (size_t)MAX_BLOCK * n > MAX_BROADCAST ? (size_t)MAX_BLOCK * n : MAX_BROADCAST;
+    half = (half + (1 << 20) - 1) / (1 << 20) * (1 << 20);
+    if (half < (5 << 20)) half = 5 << 20;
+    dst_off = SRC_OFF + half;
+    segsize = dst_off + half;
+    CHECK_OK(gasnet_attach(NULL, 0, segsize, 0));
+    test_segments = calloc(n, sizeof *test_segments);
+    CHECK(test_segments != NULL, "out of memory");
+    CHECK_OK(gasnet_getSegmentInfo(test_segments, (int)n));
     seg = test_segments[me].addr;
     gasnet_coll_init(0, 0, 0, 0, 0);
     if (argc > 2 && !strcmp(argv[1], "bad")) bad(argv[2]);
@@ -273,7 +288,7 @@ int main(int argc, char **argv)
     CHECK(value == 0x0123456789abcdefull, "broadcast of node 0's value gave 0x%llx",
           (unsigned long long)value);
 
-    const size_t quick_sizes[] = {1000}, matrix_sizes[] = {1, 200, 70000};
+    const size_t quick_sizes[] = {1000}, matrix_sizes[] = {1, 200, MAX_BLOCK};
     const size_t *sizes = matrix ? matrix_sizes : quick_sizes;
     size_t nsizes = matrix ? COUNT(matrix_sizes) : COUNT(quick_sizes);
     int style = 0;
@@ -287,10 +302,10 @@ int main(int argc, char **argv)
                             one_case(kind, in, out, in_seg, sizes[s], root, style++ % 4);
                 }
     if (!matrix) /* more than a Medium per block, once per kind */
-        for (int kind = 0; kind < NKINDS; kind++) one_case(kind, 1, 2, 1, 70000, 0, kind % 4);
+        for (int kind = 0; kind < NKINDS; kind++) one_case(kind, 1, 2, 1, MAX_BLOCK, 0, kind % 4);
     /* broadcasts above 128 KiB from the segment (on one host read there in
      * place), each sync flag once */
-    for (int sync = 0; sync < 3; sync++) one_case(BROADCAST, sync, sync, 1, 200000, n - 1, sync + 1);
+    for (int sync = 0; sync < 3; sync++) one_case(BROADCAST, sync, sync, 1, MAX_BROADCAST, n - 1, sync + 1);
     in_flight(3000);
 
     gasnet_coll_barrier_notify(GASNET_TEAM_ALL, 42, 0);

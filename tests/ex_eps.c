@@ -18,7 +18,9 @@
  *   entry registered there; the reply reaches the sending EP's table;
  * - segments: EP 1 gets a GASNet-allocated one (length not a page
  *   multiple: QuerySize at least the length), EP 2 a client-allocated one
- *   at an odd address and odd length; published over the primordial team,
+ *   at an odd address and odd length (both longer than their minimum
+ *   where the Long AMs below, 4096 bytes from every rank, need it: from 127
+ *   and 33 ranks); published over the primordial team,
  *   then gex_Segment_QueryBound and gex_EP_QueryBoundSegmentNB through
  *   TM-pairs give each peer's address and size; RMA (Blocking, NB, NBI,
  *   value forms, sizes up to 1.5 MiB) through TM-pairs into and out of
@@ -48,9 +50,13 @@ static ex_ctx_t X;
 static gex_EP_t ep1, ep2, ep3;
 static gex_Segment_t seg1, seg2, seg3;
 static char *client_mem; /* seg2's memory: malloc + 3 */
-#define SEG1_LEN ((size_t)(2u << 20) + 100)
-#define LONG1_AT ((size_t)(3u << 19) + 8192) /* Long AMs into seg1 */
-#define SEG2_LEN ((size_t)65536 * 2 + 7) /* RMA tests below 65536, then scratch */
+#define SEG1_LEN ((size_t)(2u << 20) + 100) /* at least */
+#define LONG1_AT ((size_t)(3u << 19) + 8192) /* Long AMs into seg1, 4096 bytes per rank */
+#define SEG2_LEN ((size_t)65536 * 2 + 7) /* at least: RMA tests below 65536, then scratch */
+/* The lengths used: the minimums above, or room for a 4096-byte Long from
+ * every rank (seg1 from LONG1_AT, seg2 from offset 1) where that is more;
+ * the same on every rank. */
+static size_t seg1_len, seg2_len;
 
 /* ---- handlers: what ran, where */
 enum { H_PING = 200, H_PONG = 201 };
@@ -170,6 +176,7 @@ static void ams(void)
         uintptr_t size;
         /* a Long into r's EP 1 (GASNet-allocated: in place through shm where mapped) */
         CHECK(gex_Segment_QueryBound(gex_TM_Pair(X.ep, 1), r, &dest, NULL, &size) == 0, "EP 1 of %u", r);
+        CHECK(size >= LONG1_AT + X.n * 4096, "EP 1's segment too small");
         ex_fill(buf, sizeof buf, X.me + 10);
         CHECK_OK(gex_AM_RequestLong2(gex_TM_Pair(X.ep, 1), r, H_PING, buf, sizeof buf,
                                      (char *)dest + LONG1_AT + X.me * 4096, GEX_EVENT_NOW, 0, 0,
@@ -392,16 +399,20 @@ static void segments(void)
     gex_MemKind_t old_spelling = GEX_MEMKIND_HOST;
     CHECK(old_spelling == GEX_MK_HOST, "GEX_MEMKIND_HOST is not GEX_MK_HOST");
 
-    CHECK_OK(gex_Segment_Create(&seg1, X.client, NULL, SEG1_LEN, GEX_MK_HOST, 0));
-    CHECK(gex_Segment_QuerySize(seg1) >= SEG1_LEN && gex_Segment_QueryAddr(seg1),
+    seg1_len = LONG1_AT + (size_t)X.n * 4096 + 100; /* not a page multiple either */
+    if (seg1_len < SEG1_LEN) seg1_len = SEG1_LEN;
+    seg2_len = (size_t)X.n * 4096 + 7; /* odd: 1 + X.n * 4096 and more */
+    if (seg2_len < SEG2_LEN) seg2_len = SEG2_LEN;
+    CHECK_OK(gex_Segment_Create(&seg1, X.client, NULL, seg1_len, GEX_MK_HOST, 0));
+    CHECK(gex_Segment_QuerySize(seg1) >= seg1_len && gex_Segment_QueryAddr(seg1),
           "GASNet-allocated: %zu bytes at %p", (size_t)gex_Segment_QuerySize(seg1), gex_Segment_QueryAddr(seg1));
     CHECK(gex_Segment_QueryClient(seg1) == X.client, "segment client");
-    client_mem = (char *)malloc(SEG2_LEN + 3) + 3;
-    memset(client_mem, 0xee, SEG2_LEN);
-    CHECK_OK(gex_Segment_Create(&seg2, X.client, client_mem, SEG2_LEN, GEX_MK_HOST, 0));
-    CHECK(gex_Segment_QueryAddr(seg2) == client_mem && gex_Segment_QuerySize(seg2) == SEG2_LEN,
+    client_mem = (char *)malloc(seg2_len + 3) + 3;
+    memset(client_mem, 0xee, seg2_len);
+    CHECK_OK(gex_Segment_Create(&seg2, X.client, client_mem, seg2_len, GEX_MK_HOST, 0));
+    CHECK(gex_Segment_QueryAddr(seg2) == client_mem && gex_Segment_QuerySize(seg2) == seg2_len,
           "client-allocated: %p +%zu", gex_Segment_QueryAddr(seg2), (size_t)gex_Segment_QuerySize(seg2));
-    CHECK((unsigned char)client_mem[SEG2_LEN - 1] == 0xee, "creation changed the client's memory");
+    CHECK((unsigned char)client_mem[seg2_len - 1] == 0xee, "creation changed the client's memory");
 
     CHECK(gex_EP_BindSegment(GEX_EP_INVALID, seg1, 0) == GASNET_ERR_BAD_ARG, "bind to GEX_EP_INVALID");
     CHECK(gex_EP_BindSegment(ep1, GEX_SEGMENT_INVALID, 0) == GASNET_ERR_BAD_ARG, "bind GEX_SEGMENT_INVALID");
@@ -430,7 +441,7 @@ static void rma(const char *mode)
     void *local1, *local2;
     char *d1 = bound_of(to1, next, &size1, &local1);
     char *d2 = bound_of(to2, next, &size2, &local2);
-    CHECK(size1 >= SEG1_LEN && size2 == SEG2_LEN, "peer sizes %zu %zu", (size_t)size1, (size_t)size2);
+    CHECK(size1 >= seg1_len && size2 == seg2_len, "peer sizes %zu %zu", (size_t)size1, (size_t)size2);
     /* the NB form agrees, answered at once */
     void *o = NULL, *l = (void *)1;
     uintptr_t sz = 0;
@@ -498,13 +509,13 @@ static void rma(const char *mode)
      * node 1 sees the data while it waits without polling (over AMs, node
      * 0's blocking put would wait for node 1 to poll) */
     if (!strcmp(mode, "shm") && X.n >= 2) {
-        char *flag = gex_Segment_QueryAddr(seg1) + SEG1_LEN - 1;
+        char *flag = gex_Segment_QueryAddr(seg1) + seg1_len - 1;
         gex_Memvec_t vl[2] = {{d1 + 7, 64}, {d1 + 1000, 64}}, vs[1] = {{src, 128}};
         *flag = 0;
         ex_barrier(X.tm);
         if (X.me == 0) {
             CHECK_OK(gex_VIS_VectorPutBlocking(to1, 1, 2, vl, 1, vs, 0));
-            gex_RMA_PutBlockingVal(to1, 1, d1 + SEG1_LEN - 1, 1, 1, 0);
+            gex_RMA_PutBlockingVal(to1, 1, d1 + seg1_len - 1, 1, 1, 0);
         } else if (X.me == 1) {
             for (long spins = 0; !__atomic_load_n(flag, __ATOMIC_ACQUIRE); spins++) {
                 CHECK(spins < 1000000, "a VIS put into a mapped created segment waits for its "

@@ -54,17 +54,40 @@ static long checks;      /* made by this node's main thread */
         }                                                                             \
     } while (0)
 
-/* Segment layout (offsets in every node's segment) */
-#define SLOT 0          /* 8 bytes per initiating jobrank: the type x op tests */
-#define HANDOFF 4096    /* flag word, then the data it guards */
-#define SPLIT 8192      /* 8 bytes per initiating jobrank: split teams */
-#define CONT 12288      /* contention words (node 0 and the last node) */
-#define TOTALS 16384    /* node 0: 32 bytes per node, the contention sums */
-#define OFFSETS 20480   /* results written through GEX_FLAG_SELF_SEG_OFFSET */
-#define SEGSIZE 32768
-#define MAX_NODES 64
+/* Segment layout (offsets in every node's segment), set by layout() from
+ * the number of nodes: whole pages per area, one each up to 256 nodes
+ * (then the offsets are 0, 4096, 8192, 12288, 16384, 20480 and the
+ * segment 32768 bytes) */
+#define SLOT 0                  /* 8 bytes per initiating jobrank: the type x op tests */
+static struct {
+    uintptr_t handoff;          /* flag word, then the data it guards */
+    uintptr_t split;            /* 8 bytes per initiating jobrank: split teams */
+    uintptr_t cont;             /* contention words (node 0 and the last node) */
+    uintptr_t totals;           /* node 0: 16 bytes per node, the contention sums */
+    uintptr_t offsets;          /* results written through GEX_FLAG_SELF_SEG_OFFSET */
+    uintptr_t size;
+} lay;
+#define MAX_THREADS 64
 
 static void barrier(gex_TM_t tm) { gex_Event_Wait(gex_Coll_BarrierNB(tm, 0)); }
+
+/* The contention words: W_OR is the first of one OR word per 64 workers
+ * (nodes x threads, at most MAX_THREADS threads per node). */
+enum { W_FADD, W_MIX, W_CAS, W_DBL, W_SWAP, W_OR };
+
+static uintptr_t pages(uintptr_t bytes) { return (bytes + 4095) / 4096 * 4096; }
+
+static void layout(void)
+{
+    uintptr_t n = nodes;
+    lay.handoff = SLOT + pages(8 * n);
+    lay.split = lay.handoff + 4096;
+    lay.cont = lay.split + pages(8 * n);
+    lay.totals = lay.cont + pages(8 * (W_OR + (n * MAX_THREADS + 63) / 64));
+    lay.offsets = lay.totals + pages(16 * n);
+    lay.size = lay.offsets + 4096;
+    if (lay.size < 32768) lay.size = 32768;
+}
 
 static int same(const void *a, const void *b, size_t n) { return memcmp(a, b, n) == 0; }
 
@@ -323,7 +346,7 @@ static void nbi_categories(int cpu)
     gex_NBI_Wait(GEX_EC_PUT, 0);
     gex_NBI_BeginAccessRegion(0);
     gex_AD_OpNBI_I64(ad, &got[0], peer, w, GEX_OP_FADD, 2, 0, 0);
-    gex_AD_OpNBI_I64(ad, &got[1], me, seg + OFFSETS + 8, GEX_OP_FADD, 1, 0, 0);
+    gex_AD_OpNBI_I64(ad, &got[1], me, seg + lay.offsets + 8, GEX_OP_FADD, 1, 0, 0);
     gex_AD_OpNBI_I64(ad, NULL, peer, w, GEX_OP_INC, 0, 0, 0);
     gex_Event_t ev = gex_NBI_EndAccessRegion(0);
     CHECK(gex_NBI_Test(GEX_EC_ALL, 0) == 0, "region operations count in NBI");
@@ -361,11 +384,11 @@ static void queries_and_flags(void)
     CHECK(r == 11, "MY_NBRHD: fetched %u", r);
     /* the target as an offset in the peer's segment, the result as an
      * offset in mine */
-    uint32_t *res = (uint32_t *)(seg + OFFSETS);
+    uint32_t *res = (uint32_t *)(seg + lay.offsets);
     *res = 0;
     gex_Event_Wait(gex_AD_OpNB_U32(ad, NULL, peer, (void *)off, GEX_OP_SET, 21, 0,
                                    GEX_FLAG_PEER_SEG_OFFSET));
-    gex_Event_Wait(gex_AD_OpNB_U32(ad, (uint32_t *)(uintptr_t)OFFSETS, peer, (void *)off,
+    gex_Event_Wait(gex_AD_OpNB_U32(ad, (uint32_t *)(uintptr_t)lay.offsets, peer, (void *)off,
                                    GEX_OP_FADD, 2, 0,
                                    GEX_FLAG_PEER_SEG_OFFSET | GEX_FLAG_SELF_SEG_OFFSET));
     CHECK(*res == 21, "SELF_SEG_OFFSET result %u", *res);
@@ -391,7 +414,7 @@ static void split_team(gex_TM_t tm, const char *name)
     gex_AD_Create(&ad, tm, GEX_DT_I64, GEX_OP_SET | GEX_OP_FADD | GEX_OP_GET, 0);
     for (gex_Rank_t r = 0; r < n; r++) {
         gex_Rank_t job = gex_TM_TranslateRankToJobrank(tm, r);
-        int64_t *w = (int64_t *)(base[job] + SPLIT + 8 * me);
+        int64_t *w = (int64_t *)(base[job] + lay.split + 8 * me);
         /* by team rank, then by jobrank: the same word */
         gex_Event_Wait(gex_AD_OpNB_I64(ad, NULL, r, w, GEX_OP_SET, 1000 * (int64_t)me, 0, 0));
         int64_t old = -1;
@@ -406,7 +429,7 @@ static void split_team(gex_TM_t tm, const char *name)
     for (gex_Rank_t r = 0; r < n; r++) {
         gex_Rank_t job = gex_TM_TranslateRankToJobrank(tm, r);
         int64_t v;
-        memcpy(&v, seg + SPLIT + 8 * job, 8);
+        memcpy(&v, seg + lay.split + 8 * job, 8);
         CHECK(v == 1000 * (int64_t)job + me, "%s team, rank %u: word of jobrank %u holds %lld",
               name, rank, job, (long long)v);
     }
@@ -422,25 +445,25 @@ static gex_AD_t handoff_ad;
 static int flag_seen(void)
 {
     int64_t v = 0;
-    gex_Event_Wait(gex_AD_OpNB_I64(handoff_ad, &v, me, seg + HANDOFF, GEX_OP_GET, 0, 0,
+    gex_Event_Wait(gex_AD_OpNB_I64(handoff_ad, &v, me, seg + lay.handoff, GEX_OP_GET, 0, 0,
                                    GEX_FLAG_AD_ACQ));
     return v == 1;
 }
 
 static void handoff(void)
 {
-    memset(seg + HANDOFF, 0, 8);
+    memset(seg + lay.handoff, 0, 8);
     gex_AD_Create(&handoff_ad, tm0, GEX_DT_I64, GEX_OP_SET | GEX_OP_GET, 0);
     barrier(tm0); /* every flag is clear */
     gex_Rank_t next = (me + 1) % nodes;
     unsigned char data[512];
     for (int i = 0; i < 512; i++) data[i] = (unsigned char)(me * 31 + i);
-    gex_RMA_PutBlocking(tm0, next, base[next] + HANDOFF + 64, data, sizeof data, 0);
-    gex_Event_Wait(gex_AD_OpNB_I64(handoff_ad, NULL, next, base[next] + HANDOFF, GEX_OP_SET, 1, 0,
+    gex_RMA_PutBlocking(tm0, next, base[next] + lay.handoff + 64, data, sizeof data, 0);
+    gex_Event_Wait(gex_AD_OpNB_I64(handoff_ad, NULL, next, base[next] + lay.handoff, GEX_OP_SET, 1, 0,
                                    GEX_FLAG_AD_REL));
     GASNET_BLOCKUNTIL(flag_seen());
     gex_Rank_t prev = (me + nodes - 1) % nodes;
-    const unsigned char *got = (const unsigned char *)seg + HANDOFF + 64;
+    const unsigned char *got = (const unsigned char *)seg + lay.handoff + 64;
     for (int i = 0; i < 512; i++)
         CHECK(got[i] == (unsigned char)(prev * 31 + i), "hand-off byte %d is %u", i, got[i]);
     checks++;
@@ -460,8 +483,7 @@ typedef struct {
     uint64_t fadd_sum, swap_sum;
 } worker_t;
 
-#define W(node, i) (base[node] + CONT + 8 * (i))
-enum { W_FADD, W_MIX, W_CAS, W_DBL, W_OR, W_SWAP };
+#define W(node, i) (base[node] + lay.cont + 8 * (i))
 
 static void *contend(void *arg)
 {
@@ -498,8 +520,8 @@ static void *contend(void *arg)
         gex_Event_Wait(gex_AD_OpNB_I64(ad_i64, &out, hot[0], W(hot[0], W_SWAP), GEX_OP_SWAP, id, 0, 0));
         wk->swap_sum += (uint64_t)out;
     }
-    /* one bit per (node, thread, word) */
-    gex_AD_OpNBI_U64(ad_u64, NULL, t, W(t, W_OR), GEX_OP_OR, 1ull << (wk->id % 64), 0, 0);
+    /* one bit per (node, thread): bit id % 64 of OR word id / 64 */
+    gex_AD_OpNBI_U64(ad_u64, NULL, t, W(t, W_OR + wk->id / 64), GEX_OP_OR, 1ull << (wk->id % 64), 0, 0);
     gex_NBI_Wait(GEX_EC_ALL, 0);
     return NULL;
 }
@@ -508,28 +530,29 @@ static void contention(void)
 {
     hot[0] = 0;
     hot[1] = nodes - 1;
-    for (int i = 0; i < 6; i++) memset(seg + CONT + 8 * i, 0, 8);
+    int or_words = (int)(((uint64_t)nodes * (uint64_t)nthreads + 63) / 64);
+    memset(seg + lay.cont, 0, 8 * (size_t)(W_OR + or_words));
     gex_AD_Create(&ad_i64, tm0, GEX_DT_I64,
                   GEX_OP_FADD | GEX_OP_INC | GEX_OP_ADD | GEX_OP_DEC | GEX_OP_SWAP | GEX_OP_GET, 0);
     gex_AD_Create(&ad_u32, tm0, GEX_DT_U32, GEX_OP_GET | GEX_OP_FCAS, 0);
     gex_AD_Create(&ad_dbl, tm0, GEX_DT_DBL, GEX_OP_ADD | GEX_OP_GET, 0);
     gex_AD_Create(&ad_u64, tm0, GEX_DT_U64, GEX_OP_OR | GEX_OP_GET, 0);
     barrier(tm0); /* the words are zero everywhere */
-    worker_t wk[64];
-    pthread_t th[64];
+    worker_t wk[MAX_THREADS];
+    pthread_t th[MAX_THREADS];
     for (int i = 0; i < nthreads; i++) wk[i] = (worker_t){(int)me * nthreads + i, 0, 0};
     for (int i = 1; i < nthreads; i++) CHECK(pthread_create(&th[i], NULL, contend, &wk[i]) == 0, "thread");
     contend(&wk[0]);
     for (int i = 1; i < nthreads; i++) pthread_join(th[i], NULL);
     uint64_t sums[2] = {0, 0};
     for (int i = 0; i < nthreads; i++) sums[0] += wk[i].fadd_sum, sums[1] += wk[i].swap_sum;
-    gex_RMA_PutBlocking(tm0, 0, base[0] + TOTALS + 16 * me, sums, sizeof sums, 0);
+    gex_RMA_PutBlocking(tm0, 0, base[0] + lay.totals + 16 * me, sums, sizeof sums, 0);
     barrier(tm0);
     if (me == 0) {
         uint64_t m = (uint64_t)nodes * (uint64_t)nthreads * (uint64_t)iters, fadd = 0, swap = 0;
         for (gex_Rank_t r = 0; r < nodes; r++) {
             uint64_t s[2];
-            memcpy(s, seg + TOTALS + 16 * r, sizeof s);
+            memcpy(s, seg + lay.totals + 16 * r, sizeof s);
             fadd += s[0];
             swap += s[1];
         }
@@ -545,34 +568,39 @@ static void contention(void)
               "expected %llu", (unsigned long long)swap, (long long)last,
               (unsigned long long)(m * (m + 1) / 2));
         /* the words split between the two hot nodes by worker parity */
-        uint64_t per[2] = {0, 0}, bits[2] = {0, 0};
+        uint64_t per[2] = {0, 0}, *bits[2];
+        bits[0] = calloc(2 * (size_t)or_words, sizeof *bits[0]);
+        CHECK(bits[0], "out of memory");
+        bits[1] = bits[0] + or_words;
         for (gex_Rank_t r = 0; r < nodes; r++)
             for (int i = 0; i < nthreads; i++) {
                 int id = (int)r * nthreads + i;
                 per[id % 2] += (uint64_t)iters;
-                bits[id % 2] |= 1ull << (id % 64);
+                bits[id % 2][id / 64] |= 1ull << (id % 64);
             }
         for (int h = 0; h < 2 && !(h == 1 && hot[1] == hot[0]); h++) {
             gex_Rank_t t = hot[h];
             uint64_t want = hot[0] == hot[1] ? per[0] + per[1] : per[h];
-            uint64_t want_bits = hot[0] == hot[1] ? bits[0] | bits[1] : bits[h];
             int64_t mix;
             uint32_t cas;
             double d;
-            uint64_t orv;
             gex_Event_Wait(gex_AD_OpNB_I64(ad_i64, &mix, t, W(t, W_MIX), GEX_OP_GET, 0, 0, 0));
             gex_Event_Wait(gex_AD_OpNB_U32(ad_u32, &cas, t, W(t, W_CAS), GEX_OP_GET, 0, 0, 0));
             gex_Event_Wait(gex_AD_OpNB_DBL(ad_dbl, &d, t, W(t, W_DBL), GEX_OP_GET, 0, 0, 0));
-            gex_Event_Wait(gex_AD_OpNB_U64(ad_u64, &orv, t, W(t, W_OR), GEX_OP_GET, 0, 0, 0));
             CHECK((uint64_t)mix == 2 * want, "node %u: INC/ADD/DEC word %lld, expected %llu", t,
                   (long long)mix, (unsigned long long)(2 * want));
             CHECK(cas == (uint32_t)want, "node %u: CAS counter %u, expected %llu", t, cas,
                   (unsigned long long)want);
             CHECK(d == 0.5 * (double)want, "node %u: double sum %.17g, expected %.17g", t, d,
                   0.5 * (double)want);
-            CHECK(orv == want_bits, "node %u: OR word 0x%llx, expected 0x%llx", t,
-                  (unsigned long long)orv, (unsigned long long)want_bits);
+            for (int k = 0; k < or_words; k++) {
+                uint64_t orv, want_bits = hot[0] == hot[1] ? bits[0][k] | bits[1][k] : bits[h][k];
+                gex_Event_Wait(gex_AD_OpNB_U64(ad_u64, &orv, t, W(t, W_OR + k), GEX_OP_GET, 0, 0, 0));
+                CHECK(orv == want_bits, "node %u: OR word %d 0x%llx, expected 0x%llx", t, k,
+                      (unsigned long long)orv, (unsigned long long)want_bits);
+            }
         }
+        free(bits[0]);
         checks += 7;
         printf("ex_ratomic: contention: %u nodes x %d threads x %ld iterations exact\n", nodes,
                nthreads, iters);
@@ -660,8 +688,8 @@ int main(int argc, char **argv)
     if (gex_Client_Init(&client, &ep, &tm0, "ex_ratomic", &argc, &argv, 0) != GASNET_OK) return 1;
     me = gex_TM_QueryRank(tm0);
     nodes = gex_TM_QuerySize(tm0);
-    CHECK(nodes <= MAX_NODES, "at most %d nodes", MAX_NODES);
-    CHECK(gex_Segment_Attach(&segment, tm0, SEGSIZE) == GASNET_OK, "attach");
+    layout();
+    CHECK(gex_Segment_Attach(&segment, tm0, lay.size) == GASNET_OK, "attach");
     seg = gex_Segment_QueryAddr(segment);
     base = calloc(nodes, sizeof *base);
     segsize = calloc(nodes, sizeof *segsize);
@@ -681,16 +709,16 @@ int main(int argc, char **argv)
     nthreads = argc > 2 ? atoi(argv[2]) : 4;
 #endif
     if (argc > 3) iters = atol(argv[3]);
-    CHECK(nthreads >= 1 && nthreads <= 64 && nodes * nthreads <= 64 && iters > 0,
-          "threads 1..64 (at most 64 in all) and iterations > 0");
+    CHECK(nthreads >= 1 && nthreads <= MAX_THREADS && iters > 0, "threads 1..%d and iterations > 0",
+          MAX_THREADS);
 
     int cpu = mechanism(tm0, SLOT);
     report_mechanism("world", cpu);
     gex_TM_t pairs, parity;
     gex_TM_Split(&pairs, tm0, (int)(me / 2), (int)me, NULL, 0, 0);
-    report_mechanism("pairs", mechanism(pairs, SPLIT));
+    report_mechanism("pairs", mechanism(pairs, lay.split));
     gex_TM_Split(&parity, tm0, (int)(me % 2), -(int)me, NULL, 0, 0);
-    report_mechanism("parity", mechanism(parity, SPLIT));
+    report_mechanism("parity", mechanism(parity, lay.split));
 
     if (all) {
         all_types();

@@ -25,9 +25,9 @@
 static ex_ctx_t X;
 static char *my_seg;
 static void **seg_of;
-/* segment layout */
-#define FLAGS_OFF 0          /* [jobrank] round numbers written by each rank */
-#define TABLE_OFF 4096       /* [jobrank][4] query results */
+/* segment layout (room for 1024 ranks) */
+#define FLAGS_OFF 0          /* [jobrank] round numbers written by each rank: 4 bytes each */
+#define TABLE_OFF 4096       /* [jobrank][4] query results: 32 bytes each */
 #define SCRATCH_OFF 65536    /* scratch areas, SCRATCH_SLOT each */
 static size_t scratch_slot;
 
@@ -56,7 +56,7 @@ typedef struct {
     gex_TM_t tm;
     int member;              /* did I pass a non-NULL new_tm_p */
     gex_Rank_t n;            /* expected size */
-    gex_Rank_t jobrank[64];  /* expected members by rank */
+    gex_Rank_t *jobrank;     /* expected members by rank (room for X.n) */
     void *scratch;
     size_t scratch_size;
 } team_t;
@@ -70,7 +70,7 @@ static void expect(team_t *t, gex_TM_t parent, const int *colour, const int *key
     for (gex_Rank_t pr = 0; pr < pn; pr++)
         if (member[pr] && colour[pr] == colour[pme]) {
             gex_Rank_t k = t->n++;
-            CHECK(k < 64, "too many ranks");
+            CHECK(k < X.n, "too many ranks");
             /* insertion by (key, parent rank): parent ranks arrive in order */
             while (k > 0 && key[t->jobrank[k - 1]] > key[pr]) {
                 t->jobrank[k] = t->jobrank[k - 1];
@@ -88,6 +88,8 @@ static void split(team_t *t, gex_TM_t parent, const int *colour, const int *key,
 {
     memset(t, 0, sizeof *t);
     t->tm = GEX_TM_INVALID;
+    t->jobrank = calloc(X.n, sizeof *t->jobrank);
+    CHECK(t->jobrank != NULL, "out of memory");
     int in_parent = parent != GEX_TM_INVALID;
     gex_Rank_t pme = in_parent ? gex_TM_QueryRank(parent) : 0;
     t->member = in_parent && member[pme];
@@ -180,6 +182,8 @@ static void traffic(team_t *t, const char *name, unsigned round)
 
 static void destroy(team_t *t, int hand_back, gex_Flags_t flags)
 {
+    free(t->jobrank);
+    t->jobrank = NULL;
     if (!t->member) return;
     gex_Memvec_t sv = {(void *)1, 1};
     int rc = gex_TM_Destroy(t->tm, hand_back ? &sv : NULL, flags);
@@ -196,7 +200,8 @@ static void destroy(team_t *t, int hand_back, gex_Flags_t flags)
 int main(int argc, char **argv)
 {
     ex_init(&X, "ex_teams", &argc, &argv, 0);
-    CHECK(X.n <= 64, "at most 64 ranks");
+    CHECK((size_t)X.n * 4 <= TABLE_OFF - FLAGS_OFF && (size_t)X.n * 32 <= SCRATCH_OFF - TABLE_OFF,
+          "%u ranks: the segment layout has room for %d", X.n, (TABLE_OFF - FLAGS_OFF) / 4);
     /* the scratch each split needs, before the segment exists (the query
      * needs none): the largest RECOMMENDED size of a whole-job split */
     size_t rec = gex_TM_Split(&(gex_TM_t){0}, X.tm, 0, 0, NULL, 0, GEX_FLAG_TM_SCRATCH_SIZE_RECOMMENDED);
@@ -215,7 +220,10 @@ int main(int argc, char **argv)
     CHECK_OK(gex_EP_RegisterHandlers(X.ep, ht, 2));
     ex_barrier(X.tm);
 
-    int colour[64], key[64], member[64];
+    /* indexed by parent rank: up to X.n entries */
+    int *colour = calloc(X.n, sizeof *colour), *key = calloc(X.n, sizeof *key),
+        *member = calloc(X.n, sizeof *member);
+    CHECK(colour && key && member, "out of memory");
     unsigned round = 1;
     /* A: jobranks 0..3 in colour 0 with keys 5, -, 3, 3 (order 2, 3, 0:
      * a tie kept in parent order, jobrank 0 last), the rest in colour 1
@@ -239,7 +247,9 @@ int main(int argc, char **argv)
     check_team(&one, "one");
     traffic(&one, "one", round++);
     /* a split of A: by the parity of the rank in A, all keys equal (parent order) */
-    int acolour[64] = {0}, akey[64] = {0}, amember[64] = {0};
+    int *acolour = calloc(X.n, sizeof *acolour), *akey = calloc(X.n, sizeof *akey),
+        *amember = calloc(X.n, sizeof *amember);
+    CHECK(acolour && akey && amember, "out of memory");
     if (a.member) {
         for (gex_Rank_t r = 0; r < a.n; r++) {
             acolour[r] = (int)(r % 2);
@@ -282,6 +292,12 @@ int main(int argc, char **argv)
     destroy(&b, 1, 0);
     ex_barrier(X.tm);
     MSG0("ex_teams: gex_TM_Destroy and scratch reuse: ok");
+    free(colour);
+    free(key);
+    free(member);
+    free(acolour);
+    free(akey);
+    free(amember);
     MSG0("ex_teams: ok");
     gasnet_exit(0);
 }

@@ -7,6 +7,8 @@
 # make check.
 #
 #   tests/many_ranks.sh [BUILD_DIR [RANKS...]]     (default build/opt 8 16 64 128)
+#   CONFIGS="shm am" tests/many_ranks.sh ...       (a subset of shm nbrhd4 am)
+#   ONLY='ex_teams|ex_eps' tests/many_ranks.sh ...  (the tests whose names match)
 #
 # 64 and 128 ranks oversubscribe a 16-core machine 4 and 8 times: the waits
 # yield, so they must still finish (TEST_TIMEOUT, default 120 s, per run).
@@ -20,25 +22,27 @@ FLAVOR=many
 . tests/harness.sh
 export IPATH_NO_BACKTRACE=1 TEST_TIMEOUT=${TEST_TIMEOUT:-120}
 X=$B/tests
+run() { [[ $1 =~ ${ONLY:-.} ]] && t "$@"; }
 for n in "${ranks[@]}"; do
     for cfg in "shm|" "nbrhd4|GASNET_SUPERNODE_MAXSIZE=4" "am|GASNET_RMA=am"; do
         name=${cfg%%|*}
+        [[ " ${CONFIGS:-shm nbrhd4 am} " == *" $name "* ]] || continue
         env=()
         [ -n "${cfg#*|}" ] && env=(-e "${cfg#*|}")
-        t ex_am_$name $n "${env[@]}" -g 'ex_am: ok' -- $X/par/ex_am 65001
-        t ex_rma_$name $n "${env[@]}" -g 'ex_rma: ok' -- $X/seq/ex_rma 4097
-        t ex_teams_$name $n "${env[@]}" -g 'ex_teams: ok' -- $X/seq/ex_teams
-        t ex_grid_$name $n "${env[@]}" -g 'ex_grid: ok' -- $X/seq/ex_grid
-        t ex_eps_$name $n "${env[@]}" -g 'ex_eps: ok' -- $X/seq/ex_eps ${name/nbrhd4/any}
-        t ex_coll_$name $n "${env[@]}" -g 'ex_coll: ok' -- $X/seq/ex_coll
-        t coll_legacy_$name $n "${env[@]}" -g 'coll_legacy: ok' -- $X/par/coll_legacy
-        t ex_ratomic_$name $n "${env[@]}" -g 'ex_ratomic: ok' -- $X/seq/ex_ratomic contend
-        t vis_$name $n "${env[@]}" -g 'vis random: ok' -- $X/seq/vis random 40 $n
+        run ex_am_$name $n "${env[@]}" -g 'ex_am: ok' -- $X/par/ex_am 65001
+        run ex_rma_$name $n "${env[@]}" -g 'ex_rma: ok' -- $X/seq/ex_rma 4097
+        run ex_teams_$name $n "${env[@]}" -g 'ex_teams: ok' -- $X/seq/ex_teams
+        run ex_grid_$name $n "${env[@]}" -g 'ex_grid: ok' -- $X/seq/ex_grid
+        run ex_eps_$name $n "${env[@]}" -g 'ex_eps: ok' -- $X/seq/ex_eps ${name/nbrhd4/any}
+        run ex_coll_$name $n "${env[@]}" -g 'ex_coll: ok' -- $X/seq/ex_coll
+        run coll_legacy_$name $n "${env[@]}" -g 'coll_legacy: ok' -- $X/par/coll_legacy
+        run ex_ratomic_$name $n "${env[@]}" -g 'ex_ratomic: ok' -- $X/seq/ex_ratomic contend
+        run vis_$name $n "${env[@]}" -g 'vis random: ok' -- $X/seq/vis random 40 $n
         for alg in AMDISSEM SHM; do
             [ $alg/$name = SHM/am ] && continue # (the SHM barrier needs the shm backend)
-            t ext_barrier_${alg}_$name $n "${env[@]}" -e GASNET_BARRIER=$alg -- $X/seq/ext_barrier 1
+            run ext_barrier_${alg}_$name $n "${env[@]}" -e GASNET_BARRIER=$alg -- $X/seq/ext_barrier 1
         done
-        t ext_putget_$name $n "${env[@]}" -- $X/seq/ext_putget 65001
+        run ext_putget_$name $n "${env[@]}" -- $X/seq/ext_putget 65001
     done
 done
 finish
