@@ -128,7 +128,7 @@ if [ -x $B/bench/pingpong/pingpong ]; then
         s bench_help_${p##*/} -- bash -c "u=\$($B/bench/$p --help) && grep -q '^usage: .*/${p##*/} ' <<< \"\$u\""
     done
     for shmam in yes no; do
-        t bench_pingpong_shmam_$shmam 2 -e GASNET_SHM_AM=$shmam -g '^floor ' -g '^ring ' -g '^mpi_am ' -g '^put +am ' -g '^put +shm ' \
+        t bench_pingpong_shmam_$shmam 2 -e GASNET_SHM_AM=$shmam -g '^floor ' -g '^ring ' -g '^mpi_am ' -g '^mpi_am_mprobe ' -g '^mpi_am_free ' -g '^put +am ' -g '^put +shm ' \
             -- $B/bench/pingpong/pingpong -n 50 -r 2 -S 16
     done
     t bench_flood 2 -g '^put_nbi +am ' -g '^put_nbi +shm ' -- $B/bench/flood/flood -n 50 -r 2 -S 64K

@@ -12,7 +12,9 @@
  *   mpi_with_gasnet  the same with GASNet's endpoint running (up to 8 bytes;
  *                 needs -l gasnet too): what its posted receives cost MPI
  *   mpi_am        the MPI calls an AM layer makes for a Short round trip,
- *                 with no layer around them (no payload)
+ *                 with no layer around them (no payload); mpi_am_named,
+ *                 _irecv, _mprobe, _send, _free: the same with one MPI
+ *                 call chosen otherwise (see mpi_am_send below)
  * floor:
  *   floor         one cache line bounced through shared memory (no payload)
  *   ring          a Short AM's entry each way through two rings laid out as
@@ -61,9 +63,21 @@ static void mpi_passive(size_t n, long iters)
  * Short round trip, with no layer around them: a Short AM's header each
  * way, received by a persistent MPI_ANY_SOURCE receive found by MPI_Test
  * in a loop and restarted once the answer is sent, sent by MPI_Isend and
- * completed by MPI_Testsome over 8 sends at a time. */
+ * completed by MPI_Testsome over 8 sends at a time (mpi_am). The other
+ * mpi_am_* change one of those choices, to show what each costs with the
+ * MPI and machine at hand (docs/ammpi-profile.md):
+ *   mpi_am_named   the persistent receive names its sender
+ *   mpi_am_irecv   a fresh MPI_Irecv from any sender per message
+ *   mpi_am_mprobe  MPI_Improbe from any sender, then MPI_Mrecv
+ *   mpi_am_send    blocking MPI_Send (eager at this size) instead of Isend
+ *   mpi_am_free    MPI_Isend then MPI_Request_free: nothing to reclaim
+ *   mpi_am_wait    MPI_Wait on the receive instead of MPI_Test in a loop
+ *                  (what polling costs over blocking in MPI) */
 #define MPI_AM_TAG 4
 #define MPI_AM_RECLAIM 8
+enum { AM_PERSIST_ANY, AM_PERSIST_NAMED, AM_IRECV_ANY, AM_MPROBE_ANY, AM_PERSIST_ANY_WAIT };
+enum { AM_ISEND, AM_SEND, AM_ISEND_FREE };
+static int mpi_am_recv_style, mpi_am_send_style;
 static MPI_Request mpi_am_recv, mpi_am_sends[MPI_AM_RECLAIM];
 static int mpi_am_nsends;
 static MPI_Status mpi_am_statuses[MPI_AM_RECLAIM]; /* not MPI_STATUSES_IGNORE: gcc 12 misreads it */
@@ -72,6 +86,10 @@ static int mpi_am_len;
 
 static void mpi_am_send(int to)
 {
+    if (mpi_am_send_style == AM_SEND) {
+        MPI_Send(mpi_am_out, mpi_am_len, MPI_BYTE, to, MPI_AM_TAG, raw_comm);
+        return;
+    }
     if (mpi_am_nsends == MPI_AM_RECLAIM) {
         int done, idx[MPI_AM_RECLAIM], keep = 0;
         MPI_Testsome(MPI_AM_RECLAIM, mpi_am_sends, &done, idx, mpi_am_statuses);
@@ -84,54 +102,85 @@ static void mpi_am_send(int to)
         }
     }
     MPI_Isend(mpi_am_out, mpi_am_len, MPI_BYTE, to, MPI_AM_TAG, raw_comm,
-              &mpi_am_sends[mpi_am_nsends++]);
+              &mpi_am_sends[mpi_am_nsends]);
+    if (mpi_am_send_style == AM_ISEND_FREE) MPI_Request_free(&mpi_am_sends[mpi_am_nsends]);
+    else mpi_am_nsends++;
+}
+
+/* (re)posts the receive for the next header, where the style has one */
+static void mpi_am_post(void)
+{
+    if (mpi_am_recv_style == AM_IRECV_ANY)
+        MPI_Irecv(mpi_am_in, sizeof mpi_am_in, MPI_BYTE, MPI_ANY_SOURCE, MPI_AM_TAG, raw_comm,
+                  &mpi_am_recv);
+    else if (mpi_am_recv_style != AM_MPROBE_ANY)
+        MPI_Start(&mpi_am_recv);
 }
 
 static void mpi_am_wait(void)
 {
-    for (int done = 0; !done;) MPI_Test(&mpi_am_recv, &done, MPI_STATUS_IGNORE);
+    if (mpi_am_recv_style == AM_MPROBE_ANY) {
+        MPI_Message msg;
+        for (int found = 0; !found;)
+            MPI_Improbe(MPI_ANY_SOURCE, MPI_AM_TAG, raw_comm, &found, &msg, MPI_STATUS_IGNORE);
+        MPI_Mrecv(mpi_am_in, sizeof mpi_am_in, MPI_BYTE, &msg, MPI_STATUS_IGNORE);
+        return;
+    }
+    if (mpi_am_recv_style == AM_PERSIST_ANY_WAIT) MPI_Wait(&mpi_am_recv, MPI_STATUS_IGNORE);
+    else
+        for (int done = 0; !done;) MPI_Test(&mpi_am_recv, &done, MPI_STATUS_IGNORE);
 }
 
-static void mpi_am_open(void)
+static void mpi_am_open(int recv_style, int send_style, int peer)
 {
+    mpi_am_recv_style = recv_style;
+    mpi_am_send_style = send_style;
     mpi_am_len = (int)short_am_len();
-    MPI_Recv_init(mpi_am_in, sizeof mpi_am_in, MPI_BYTE, MPI_ANY_SOURCE, MPI_AM_TAG, raw_comm,
-                  &mpi_am_recv);
-    MPI_Start(&mpi_am_recv);
+    if (recv_style != AM_IRECV_ANY && recv_style != AM_MPROBE_ANY)
+        MPI_Recv_init(mpi_am_in, sizeof mpi_am_in, MPI_BYTE,
+                      recv_style == AM_PERSIST_NAMED ? peer : MPI_ANY_SOURCE, MPI_AM_TAG, raw_comm,
+                      &mpi_am_recv);
+    mpi_am_post();
 }
 
 static void mpi_am_close(void)
 {
-    MPI_Cancel(&mpi_am_recv);
-    MPI_Wait(&mpi_am_recv, MPI_STATUS_IGNORE);
-    MPI_Request_free(&mpi_am_recv);
+    if (mpi_am_recv_style != AM_MPROBE_ANY) {
+        MPI_Cancel(&mpi_am_recv);
+        MPI_Wait(&mpi_am_recv, MPI_STATUS_IGNORE);
+        if (mpi_am_recv_style != AM_IRECV_ANY) MPI_Request_free(&mpi_am_recv);
+    }
     MPI_Waitall(mpi_am_nsends, mpi_am_sends, mpi_am_statuses);
     mpi_am_nsends = 0;
 }
 
-static void mpi_am_active(size_t n, long iters)
+static void mpi_am_loop(int recv_style, int send_style, long iters)
 {
-    (void)n;
-    mpi_am_open();
+    int peer = me == ACTIVE ? PASSIVE : ACTIVE;
+    mpi_am_open(recv_style, send_style, peer);
     for (long i = 0; i < iters; i++) {
-        mpi_am_send(PASSIVE);
+        if (me == ACTIVE) mpi_am_send(peer);
         mpi_am_wait();
-        MPI_Start(&mpi_am_recv);
+        if (me != ACTIVE) mpi_am_send(peer);
+        mpi_am_post();
     }
     mpi_am_close();
 }
 
-static void mpi_am_passive(size_t n, long iters)
-{
-    (void)n;
-    mpi_am_open();
-    for (long i = 0; i < iters; i++) {
-        mpi_am_wait();
-        mpi_am_send(ACTIVE);
-        MPI_Start(&mpi_am_recv);
+/* each variant is the same loop on both ranks */
+#define MPI_AM_VARIANT(name, recv_style, send_style)                                               \
+    static void name(size_t n, long iters)                                                     \
+    {                                                                                          \
+        (void)n;                                                                               \
+        mpi_am_loop(recv_style, send_style, iters);                                            \
     }
-    mpi_am_close();
-}
+MPI_AM_VARIANT(mpi_am_run, AM_PERSIST_ANY, AM_ISEND)
+MPI_AM_VARIANT(mpi_am_named_run, AM_PERSIST_NAMED, AM_ISEND)
+MPI_AM_VARIANT(mpi_am_irecv_run, AM_IRECV_ANY, AM_ISEND)
+MPI_AM_VARIANT(mpi_am_mprobe_run, AM_MPROBE_ANY, AM_ISEND)
+MPI_AM_VARIANT(mpi_am_send_run, AM_PERSIST_ANY, AM_SEND)
+MPI_AM_VARIANT(mpi_am_free_run, AM_PERSIST_ANY, AM_ISEND_FREE)
+MPI_AM_VARIANT(mpi_am_wait_run, AM_PERSIST_ANY_WAIT, AM_ISEND)
 
 static void ammpi_short_active(size_t n, long iters)
 {
@@ -241,7 +290,13 @@ static void put_nbi_active(size_t n, long iters)
 static const op_t ops[] = {
     {"mpi", L_MPI, mpi_active, mpi_passive, -1, 0},
     {"mpi_with_gasnet", L_MPI, mpi_active, mpi_passive, 8, OP_GASNET_LIVE},
-    {"mpi_am", L_MPI, mpi_am_active, mpi_am_passive, 0, 0},
+    {"mpi_am", L_MPI, mpi_am_run, mpi_am_run, 0, 0},
+    {"mpi_am_named", L_MPI, mpi_am_named_run, mpi_am_named_run, 0, 0},
+    {"mpi_am_irecv", L_MPI, mpi_am_irecv_run, mpi_am_irecv_run, 0, 0},
+    {"mpi_am_mprobe", L_MPI, mpi_am_mprobe_run, mpi_am_mprobe_run, 0, 0},
+    {"mpi_am_send", L_MPI, mpi_am_send_run, mpi_am_send_run, 0, 0},
+    {"mpi_am_free", L_MPI, mpi_am_free_run, mpi_am_free_run, 0, 0},
+    {"mpi_am_wait", L_MPI, mpi_am_wait_run, mpi_am_wait_run, 0, 0},
     {"floor", L_FLOOR, floor_active, floor_passive, 0, 0},
     {"ring", L_FLOOR, ring_active, ring_passive, 0, 0},
     {"ammpi_short", L_AMMPI, ammpi_short_active, NULL, 0, 0},
@@ -266,7 +321,8 @@ static const bench_about_t about = {
     "Round-trip latency of every layer, interleaved in one job (see the top of\n"
     "bench/pingpong/pingpong.c and bench/layers.h).",
     LAYER_LIST,
-    "mpi, mpi_with_gasnet, mpi_am, floor, ring, ammpi_short, ammpi_medium, ammpi_long,\n"
+    "mpi, mpi_with_gasnet, mpi_am, mpi_am_named, mpi_am_irecv, mpi_am_mprobe, mpi_am_send,\n"
+    "      mpi_am_free, mpi_am_wait, floor, ring, ammpi_short, ammpi_medium, ammpi_long,\n"
     "      am_short, am_medium, am_long, get, put, get_nb, put_nb, get_nbi, put_nbi,\n"
     "      ex_am_medium, ex_get, ex_put"};
 
