@@ -22,6 +22,7 @@ cd "$(dirname "$0")/.." || exit 1
 OUT_DIR=$1
 DEADLINE=${2:-480}
 W=/tmp/devsession
+export W OUT_DIR # (for the parts run by bash -c)
 rm -rf "$W"; mkdir -p "$W" "$OUT_DIR"
 start=$(date +%s)
 if [ -f .devcarry.tar.xz ]; then
@@ -37,7 +38,7 @@ part() {
     local name=$1 budget=$2 t0 rc
     shift 2
     [[ " ${PARTS:-grid gpu pingpong coll many64 many128} " == *" $name "* ]] || return
-    [ "$(left)" -lt "$budget" ] && budget=$(($(left) - 10))
+    [ "$(left)" -lt $((budget + 10)) ] && budget=$(($(left) - 10)) # (time for logs.tgz)
     if [ "$budget" -lt 15 ]; then echo "== $name: skipped, out of time"; return; fi
     echo "== $name (at most ${budget} s; $(left) s left)"
     t0=$(date +%s)
@@ -87,9 +88,9 @@ main() {
     df -h /dev/shm | tail -1
     part grid 100 bash -c "$(declare -f grid); grid"
     part gpu 90 tests/gpu/run.sh build/opt "$W/gpu"
-    part pingpong 80 bash -c "OUT_DIR=$OUT_DIR; $(declare -f pingpong); pingpong" > "$W/pingpong.log" 2>&1
+    part pingpong 80 bash -c "$(declare -f pingpong); pingpong" > "$W/pingpong.log" 2>&1
     cat "$W/pingpong.log"
-    part coll 100 bash -c "W=$W OUT_DIR=$OUT_DIR; $(declare -f coll); coll" > "$W/coll.log" 2>&1
+    part coll 100 bash -c "$(declare -f coll); coll" > "$W/coll.log" 2>&1
     cat "$W/coll.log"
     part many64 200 env TEST_TIMEOUT=60 tests/many_ranks.sh build/opt 64
     part many128 300 env TEST_TIMEOUT=90 CONFIGS="${CONFIGS:-shm}" tests/many_ranks.sh build/opt 128
@@ -97,4 +98,5 @@ main() {
     tar czf "$OUT_DIR/logs.tgz" -C "$W" . 2>/dev/null
     echo "== done after $(($(date +%s) - start)) s"
 }
+set -o pipefail
 main 2>&1 | tee "$OUT_DIR/session.log"

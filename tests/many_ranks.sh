@@ -45,4 +45,5 @@ for n in "${ranks[@]}"; do
         run ext_putget_$name $n "${env[@]}" -- $X/seq/ext_putget 65001
     done
 done
+[ $((passed + failed + skipped)) -gt 0 ] || fail selection "CONFIGS='${CONFIGS:-}' ONLY='${ONLY:-}' matched no test"
 finish
