@@ -12,6 +12,12 @@
 #                                   (some parts; ONLY and CONFIGS go to
 #                                   tests/many_ranks.sh)
 #
+# build/opt whole is some 200 MB, over the tool's 64 MiB: carry a copy
+# holding only what the parts run (tests/seq and tests/par: ex_am ex_rma
+# ex_teams ex_grid ex_eps ex_coll coll_legacy ex_ratomic vis ext_barrier
+# ext_putget ex_mk; bench/pingpong, bench/coll, bench/gpu; include/), 9 MB
+# stripped of debug information, and move it to build/opt there first.
+#
 # Parts: the grid-of-teams scenario at 12 and 16 ranks (issue 26 item 2);
 # the CUDA memory-kind tests and bandwidth (tests/gpu/run.sh); bench/pingpong
 # over MPI on 2 ranks; broadcast and reduce-to-all beside MPI on 2-16 ranks;
@@ -46,7 +52,6 @@ part() {
     rc=$?
     echo "== $name: exit $rc after $(($(date +%s) - t0)) s"
 }
-
 
 grid() {
     FLAVOR=grid B=build/opt
