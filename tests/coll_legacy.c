@@ -260,11 +260,7 @@ static void tuning(void)
 
 int main(int argc, char **argv)
 {
-    /* test_start, with the segment sized from the number of ranks */
-    if (gasnet_init(&argc, &argv) != GASNET_OK) {
-        fprintf(stderr, "FAIL: gasnet_init\n");
-        exit(1);
-    }
+    test_init(&argc, &argv); /* the segment's size depends on the number of ranks */
     me = gasnet_mynode();
     n = gasnet_nodes();
     size_t half = (size_t)MAX_BLOCK * n > MAX_BROADCAST ? (size_t)MAX_BLOCK * n : MAX_BROADCAST;
@@ -272,10 +268,7 @@ int main(int argc, char **argv)
     if (half < (5 << 20)) half = 5 << 20;
     dst_off = SRC_OFF + half;
     segsize = dst_off + half;
-    CHECK_OK(gasnet_attach(NULL, 0, segsize, 0));
-    test_segments = calloc(n, sizeof *test_segments);
-    CHECK(test_segments != NULL, "out of memory");
-    CHECK_OK(gasnet_getSegmentInfo(test_segments, (int)n));
+    test_attach(NULL, 0, segsize);
     seg = test_segments[me].addr;
     gasnet_coll_init(0, 0, 0, 0, 0);
     if (argc > 2 && !strcmp(argv[1], "bad")) bad(argv[2]);

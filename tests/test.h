@@ -53,21 +53,33 @@ static inline void test_fail(const char *file, int line, const char *cond, const
  * the whole run). */
 static gasnet_seginfo_t *test_segments;
 
-/* init + attach with a segment of segsize bytes (rounded to pages);
- * returns every node's segment. */
-static inline gasnet_seginfo_t *test_start(int *argc, char ***argv, gasnet_handlerentry_t *table,
-                                           int n, uintptr_t segsize)
+/* gasnet_init, or the run fails. */
+static inline void test_init(int *argc, char ***argv)
 {
     if (gasnet_init(argc, argv) != GASNET_OK) {
         fprintf(stderr, "FAIL: gasnet_init\n");
         exit(1);
     }
+}
+
+/* attach with a segment of segsize bytes (rounded to pages); returns every
+ * node's segment. */
+static inline gasnet_seginfo_t *test_attach(gasnet_handlerentry_t *table, int n, uintptr_t segsize)
+{
     segsize = (segsize + GASNET_PAGESIZE - 1) / GASNET_PAGESIZE * GASNET_PAGESIZE;
     CHECK_OK(gasnet_attach(table, n, segsize, 0));
     test_segments = calloc(gasnet_nodes(), sizeof *test_segments);
     CHECK(test_segments != NULL, "out of memory");
     CHECK_OK(gasnet_getSegmentInfo(test_segments, (int)gasnet_nodes()));
     return test_segments;
+}
+
+/* init + attach */
+static inline gasnet_seginfo_t *test_start(int *argc, char ***argv, gasnet_handlerentry_t *table,
+                                           int n, uintptr_t segsize)
+{
+    test_init(argc, argv);
+    return test_attach(table, n, segsize);
 }
 
 static inline unsigned char test_byte(size_t i, unsigned seed)
