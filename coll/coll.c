@@ -462,23 +462,29 @@ static void coll_init(void)
 
 /* ---- barrier */
 
-int gasnete_coll_barrier_step(gasnete_coll_op_t *op, int tag0, int *step)
+int gasnete_coll_barrier_among(gasnete_coll_op_t *op, const gasnete_coll_group_t *g, int tag0,
+                               int *step)
 {
-    gasneti_tm_t tm = op->tm;
-    gex_Rank_t n = tm->size;
+    gex_Rank_t n = g->n;
     for (;;) {
         int round = *step / 2;
         if ((1UL << round) >= n) return 1;
         gex_Rank_t d = (gex_Rank_t)(1UL << round);
         if (*step % 2 == 0) { /* send this round */
-            gasnete_coll_send(op, tag0 + round, (tm->rank + d) % n, NULL, 0);
+            gasnete_coll_send(op, tag0 + round, gasnete_coll_at(g, (g->me + d) % n), NULL, 0);
             (*step)++;
         }
         char none;
-        if (gasnete_coll_take(op, tag0 + round, (tm->rank + n - d) % n, &none, 0) < 0)
+        if (gasnete_coll_take(op, tag0 + round, gasnete_coll_at(g, (g->me + n - d) % n), &none, 0) < 0)
             return 0;
         (*step)++;
     }
+}
+
+int gasnete_coll_barrier_step(gasnete_coll_op_t *op, int tag0, int *step)
+{
+    gasnete_coll_group_t all = {op->tm->size, op->tm->rank, NULL};
+    return gasnete_coll_barrier_among(op, &all, tag0, step);
 }
 
 static int barrier_progress(gasnete_coll_op_t *op)

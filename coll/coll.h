@@ -67,12 +67,18 @@ struct gasnete_coll_op {
     uint64_t shm_n; /* this collective's number there (0: not on it) */
     int shm_phase;
     int (*shm_run)(gasnete_coll_op_t *op, uint64_t n); /* NULL: the AM algorithm */
+    /* on a team over several hosts, a host's leader (or a broadcast's
+     * root) does its part between hosts before it enters (NULL: none): 1
+     * once done; shm_first_step is its state */
+    int (*shm_first)(gasnete_coll_op_t *op, uint64_t n);
+    int shm_first_step;
     const void *shm_data; /* what this member posts with it */
     size_t shm_len;       /* at most GASNETE_COLL_SHM_SLOT */
     uint64_t shm_word;    /* a word to post (shm_data may point here) */
     int shm_staged;       /* the payload goes through the stages instead */
     size_t shm_k[3];      /* staged: chunks posted, reduced, taken here */
-    char *shm_tmp;        /* staged reductions: two chunks, freed when done */
+    char *shm_tmp;        /* the path's scratch (staged reductions: two chunks;
+                             a leader's reduction: its host's part), freed when done */
 };
 
 /* Sets up a new team's collective state. */
@@ -117,11 +123,32 @@ void gasnete_coll_run_all(gasnete_coll_op_t **ops, size_t n, const char *call);
  * rank; this member's filled in by the caller): the op to run. */
 gasnete_coll_op_t *gasnete_coll_allgather_op(gasneti_tm_t tm, void *all, size_t size, const char *call);
 
+/* The members an AM algorithm runs over: n of them, this member at index
+ * me, index i being team rank rank[i] (rank NULL: the whole team, i
+ * itself). All zero means the whole team. Between the hosts of a team: one
+ * member per host (shm.c). */
+typedef struct {
+    gex_Rank_t n, me;
+    const gex_Rank_t *rank;
+} gasnete_coll_group_t;
+/* g, or the whole team if g is all zero. */
+static inline gasnete_coll_group_t gasnete_coll_group(gasneti_tm_t tm, const gasnete_coll_group_t *g)
+{
+    return g->n ? *g : (gasnete_coll_group_t){tm->size, tm->rank, NULL};
+}
+static inline gex_Rank_t gasnete_coll_at(const gasnete_coll_group_t *g, gex_Rank_t i)
+{
+    return g->rank ? g->rank[i] : i;
+}
+
 /* A barrier over tm (dissemination): the op to start. */
 gasnete_coll_op_t *gasnete_coll_barrier_op(gasneti_tm_t tm);
 /* One step of that barrier inside another operation, with tags from
  * tag0 (ceil(lg N) of them) and *step starting at 0: 1 when passed. */
 int gasnete_coll_barrier_step(gasnete_coll_op_t *op, int tag0, int *step);
+/* The same over the members of g. */
+int gasnete_coll_barrier_among(gasnete_coll_op_t *op, const gasnete_coll_group_t *g, int tag0,
+                               int *step);
 
 /* The team the collective entry points act on, checked (flags must be 0). */
 gasneti_tm_t gasnete_coll_team(gex_TM_t tm, gex_Flags_t flags, const char *call);
@@ -135,14 +162,17 @@ gex_Event_t gasnete_coll_start_nb(gasnete_coll_op_t *op);
 
 /* Broadcast (binomial tree over ranks relative to root, pipelined by
  * pieces) as a step of an operation, tags tag0..tag0: 1 when this rank
- * is done. */
+ * is done. Over the members of g (zero: the whole team), which include the
+ * root; between hosts, the member of g on this host is the host's source
+ * (the root on its own host), which the others copy from (shm.c). */
 typedef struct {
-    gex_Rank_t root;
+    gex_Rank_t root; /* a team rank */
     void *dst;
     const void *src;
     size_t nbytes;
     size_t pieces; /* taken so far (non-roots) */
     int started;
+    gasnete_coll_group_t g;
 } gasnete_coll_bcast_t;
 int gasnete_coll_bcast_step(gasnete_coll_op_t *op, gasnete_coll_bcast_t *b, int tag);
 /* The same broadcast on the shared-memory path, collective number n (1
@@ -177,6 +207,23 @@ int gasnete_coll_shm_entered(gasnete_coll_op_t *op, gex_Rank_t rank, uint64_t n)
 const void *gasnete_coll_shm_data(gasnete_coll_op_t *op, gex_Rank_t rank, uint64_t n, size_t len);
 /* Makes op a barrier on the path. */
 void gasnete_coll_shm_barrier(gasnete_coll_op_t *op);
+
+/* A team over several hosts has the path on each (its members on one host
+ * share lanes) and runs the collectives that have a hierarchical form that
+ * way: within each host through its lanes, between hosts by AMs among one
+ * member per host. */
+typedef struct {
+    gex_Rank_t n;                 /* hosts the team spans */
+    const gex_Rank_t *of;         /* by team rank: its host (hosts numbered
+                                     in the order of their lowest rank) */
+    gasnete_coll_group_t leaders; /* by host: its lowest rank (me: this
+                                     member's host) */
+    int contiguous;               /* each host's members hold consecutive ranks */
+} gasnete_coll_hosts_t;
+/* tm's hosts where it has the path and spans several, else NULL. */
+const gasnete_coll_hosts_t *gasnete_coll_shm_hosts(gasneti_tm_t tm);
+/* Whether every member on this host but skip has entered collective n. */
+int gasnete_coll_shm_host_entered(gasnete_coll_op_t *op, uint64_t n, gex_Rank_t skip);
 
 /* Payloads above a slot go through each member's stage (shm.c), a ring
  * of chunks, where the team's path has stages. */

@@ -280,12 +280,15 @@ static gex_Event_t legacy_nb(int kind, gasnet_team_handle_t team, gasnet_image_t
     x->dst = dst;
     x->src = src;
     x->nb = nbytes;
-    if (kind == BROADCAST) x->b = (gasnete_coll_bcast_t){root, dst, src, nbytes, 0, 0};
+    if (kind == BROADCAST) x->b = (gasnete_coll_bcast_t){root, dst, src, nbytes, 0, 0, {0, 0, NULL}};
     gasnete_coll_op_t *op = gasnete_coll_op_new(tm, legacy_progress, x, call);
     gasnete_coll_sign(op, x->root);
     gasnete_coll_sign(op, nbytes);
-    if (kind == BROADCAST && gasnete_coll_bcast_shm_prepare(op, &x->b)) op->shm_run = legacy_bcast_shm;
-    if (kind != BROADCAST && legacy_blocks_shm_prepare(op, x)) op->shm_run = legacy_blocks_shm;
+    int one_host = !gasnete_coll_shm_hosts(tm); /* else the AM algorithms */
+    if (one_host && kind == BROADCAST && gasnete_coll_bcast_shm_prepare(op, &x->b))
+        op->shm_run = legacy_bcast_shm;
+    if (one_host && kind != BROADCAST && legacy_blocks_shm_prepare(op, x))
+        op->shm_run = legacy_blocks_shm;
     return gasnete_coll_start_nb(op);
 }
 

@@ -40,24 +40,28 @@ static gex_Rank_t pow2_above(gex_Rank_t n)
 
 int gasnete_coll_bcast_step(gasnete_coll_op_t *op, gasnete_coll_bcast_t *b, int tag)
 {
-    gasneti_tm_t tm = op->tm;
-    gex_Rank_t n = tm->size, v = (tm->rank + n - b->root) % n;
-    gex_Rank_t top = v ? lowbit(v) : pow2_above(n);
+    gasnete_coll_group_t g = gasnete_coll_group(op->tm, &b->g);
+    gex_Rank_t n = g.n, root = b->root;
+    if (g.rank) /* the root's index in g */
+        for (root = 0; g.rank[root] != b->root; root++) continue;
+    gex_Rank_t v = (g.me + n - root) % n, top = v ? lowbit(v) : pow2_above(n);
     if (b->nbytes == 0) return 1;
     if (v == 0) {
         if (b->dst && b->dst != b->src) memcpy(b->dst, b->src, b->nbytes);
         for (gex_Rank_t m = top / 2; m >= 1; m /= 2)
-            if (v + m < n) gasnete_coll_send_all(op, tag, (v + m + b->root) % n, b->src, b->nbytes);
+            if (v + m < n)
+                gasnete_coll_send_all(op, tag, gasnete_coll_at(&g, (v + m + root) % n), b->src,
+                                      b->nbytes);
         return 1;
     }
-    gex_Rank_t parent = (v - lowbit(v) + b->root) % n;
+    gex_Rank_t parent = gasnete_coll_at(&g, (v - lowbit(v) + root) % n);
     size_t total = gasnete_coll_pieces(b->nbytes), off;
     long len;
     while (b->pieces < total &&
            (len = gasnete_coll_take_piece(op, tag, parent, b->dst, b->nbytes, &off)) >= 0) {
         for (gex_Rank_t m = top / 2; m >= 1; m /= 2)
             if (v + m < n)
-                gasnete_coll_send_piece(op, tag, (v + m + b->root) % n,
+                gasnete_coll_send_piece(op, tag, gasnete_coll_at(&g, (v + m + root) % n),
                                         (char *)b->dst + off, (size_t)len, off);
         b->pieces++;
     }
@@ -69,29 +73,39 @@ static int bcast_progress(gasnete_coll_op_t *op)
     return gasnete_coll_bcast_step(op, op->state, 0);
 }
 
-/* On the shared-memory path (shm.c): up to a slot, the root posted the
- * payload with its entry; above, it goes through the stages. */
+/* This host's source of b: the root, or between hosts b->g's member on
+ * this host; and where the payload is there. */
+static gex_Rank_t source(const gasnete_coll_bcast_t *b) { return b->g.n ? b->g.rank[b->g.me] : b->root; }
+static const void *source_data(const gasnete_coll_op_t *op, const gasnete_coll_bcast_t *b)
+{
+    return op->tm->rank == b->root ? b->src : b->dst;
+}
+
+/* On the shared-memory path (shm.c): up to a slot, the host's source
+ * posted the payload with its entry; above, it goes through the stages. */
 int gasnete_coll_bcast_shm(gasnete_coll_op_t *op, uint64_t n, gasnete_coll_bcast_t *b)
 {
+    gex_Rank_t from = source(b);
     if (b->nbytes > GASNETE_COLL_SHM_SLOT)
-        return gasnete_coll_shm_bcast_staged(op, n, b->root, b->dst, b->src, b->nbytes);
-    if (op->tm->rank == b->root) {
-        if (b->nbytes && b->dst != b->src) memcpy(b->dst, b->src, b->nbytes);
+        return gasnete_coll_shm_bcast_staged(op, n, from, b->dst, source_data(op, b), b->nbytes);
+    if (op->tm->rank == from) {
+        if (b->nbytes && b->dst != b->src && op->tm->rank == b->root) memcpy(b->dst, b->src, b->nbytes);
         return 1;
     }
-    if (!gasnete_coll_shm_entered(op, b->root, n)) return 0;
-    if (b->nbytes) memcpy(b->dst, gasnete_coll_shm_data(op, b->root, n, b->nbytes), b->nbytes);
+    if (!gasnete_coll_shm_entered(op, from, n)) return 0;
+    if (b->nbytes) memcpy(b->dst, gasnete_coll_shm_data(op, from, n, b->nbytes), b->nbytes);
     return 1;
 }
 
 int gasnete_coll_bcast_shm_prepare(gasnete_coll_op_t *op, const gasnete_coll_bcast_t *b)
 {
+    int from_here = op->tm->rank == source(b);
     if (b->nbytes > GASNETE_COLL_SHM_SLOT) {
         if (!gasnete_coll_shm_staged(op->tm)) return 0;
         op->shm_staged = 1;
-        if (op->tm->rank == b->root) gasnete_coll_shm_bcast_post(op, b->src, b->nbytes);
-    } else if (op->tm->rank == b->root) {
-        op->shm_data = b->src;
+        if (from_here) gasnete_coll_shm_bcast_post(op, source_data(op, b), b->nbytes);
+    } else if (from_here) {
+        op->shm_data = source_data(op, b);
         op->shm_len = b->nbytes;
     }
     return 1;
@@ -100,6 +114,27 @@ int gasnete_coll_bcast_shm_prepare(gasnete_coll_op_t *op, const gasnete_coll_bca
 static int bcast_shm(gasnete_coll_op_t *op, uint64_t n)
 {
     return gasnete_coll_bcast_shm(op, n, op->state);
+}
+
+/* Between hosts: the root and each other host's leader, before they enter,
+ * take part in a broadcast over AMs among the hosts' sources. */
+static int bcast_first(gasnete_coll_op_t *op, uint64_t n)
+{
+    (void)n;
+    return gasnete_coll_bcast_step(op, op->state, 0);
+}
+
+/* Sets b up to run between the hosts h (sources[] has room for one rank
+ * per host), if the path can take it. */
+static int bcast_hosts_prepare(gasnete_coll_op_t *op, gasnete_coll_bcast_t *b,
+                               const gasnete_coll_hosts_t *h, gex_Rank_t *sources)
+{
+    if (b->nbytes > GASNETE_COLL_SHM_SLOT && !gasnete_coll_shm_staged(op->tm)) return 0;
+    memcpy(sources, h->leaders.rank, h->n * sizeof *sources);
+    sources[h->of[b->root]] = b->root;
+    b->g = (gasnete_coll_group_t){h->n, h->leaders.me, sources};
+    if (op->tm->rank == sources[h->leaders.me]) op->shm_first = bcast_first;
+    return gasnete_coll_bcast_shm_prepare(op, b);
 }
 
 gex_Event_t gex_Coll_BroadcastNB(gex_TM_t tm, gex_Rank_t root, void *dst, const void *src,
@@ -112,13 +147,16 @@ gex_Event_t gex_Coll_BroadcastNB(gex_TM_t tm, gex_Rank_t root, void *dst, const 
     if (nbytes && !dst) gasneti_fatalerror("%s: dst is NULL for %zu bytes", call, nbytes);
     if (nbytes && t->rank == root && !src)
         gasneti_fatalerror("%s: src is NULL on the root for %zu bytes", call, nbytes);
-    gasnete_coll_bcast_t *b = malloc(sizeof *b); /* not calloc: see gasnete_coll_op_new */
+    const gasnete_coll_hosts_t *h = gasnete_coll_shm_hosts(t);
+    /* not calloc: see gasnete_coll_op_new; between hosts, the sources follow */
+    gasnete_coll_bcast_t *b = malloc(sizeof *b + (h ? h->n * sizeof(gex_Rank_t) : 0));
     if (!b) gasneti_fatalerror("%s: out of memory", call);
-    *b = (gasnete_coll_bcast_t){root, dst, src, nbytes, 0, 0};
+    *b = (gasnete_coll_bcast_t){root, dst, src, nbytes, 0, 0, {0, 0, NULL}};
     gasnete_coll_op_t *op = gasnete_coll_op_new(t, bcast_progress, b, call);
     gasnete_coll_sign(op, root);
     gasnete_coll_sign(op, nbytes);
-    if (gasnete_coll_bcast_shm_prepare(op, b)) op->shm_run = bcast_shm;
+    if (h ? bcast_hosts_prepare(op, b, h, (gex_Rank_t *)(b + 1)) : gasnete_coll_bcast_shm_prepare(op, b))
+        op->shm_run = bcast_shm;
     return gasnete_coll_start_nb(op);
 }
 
@@ -159,8 +197,10 @@ static void combine(gex_DT_t dt, gex_OP_t op, const void *xv, void *yv, size_t c
 }
 
 typedef struct {
-    gex_Rank_t root;
+    gex_Rank_t root; /* an index in g */
     int all;
+    void *out; /* the client's dst where this member wants the result, else NULL */
+    gasnete_coll_group_t g; /* the tree's members (zero: the whole team) */
     void *dst;
     const void *src;
     gex_DT_t dt;
@@ -200,8 +240,8 @@ static int take_all(gasnete_coll_op_t *op, reduce_t *x, int tag, gex_Rank_t from
 static int reduce_progress(gasnete_coll_op_t *op)
 {
     reduce_t *x = op->state;
-    gasneti_tm_t tm = op->tm;
-    gex_Rank_t r = tm->rank, n = tm->size;
+    gasnete_coll_group_t g = gasnete_coll_group(op->tm, &x->g);
+    gex_Rank_t r = g.me, n = g.n;
     switch (x->phase) {
     case 0:
         x->acc = malloc(x->nbytes);
@@ -215,7 +255,7 @@ static int reduce_progress(gasnete_coll_op_t *op)
     case 1: {
         gex_Rank_t top = r ? lowbit(r) : pow2_above(n);
         for (; x->m < top && r + x->m < n; x->m *= 2) {
-            if (!take_all(op, x, T_UP, r + x->m, x->tmp)) return 0;
+            if (!take_all(op, x, T_UP, gasnete_coll_at(&g, r + x->m), x->tmp)) return 0;
             if (x->fn) x->fn(x->acc, x->tmp, x->cnt, x->cdata);
             else combine(x->dt, x->op, x->acc, x->tmp, x->cnt);
             char *t = x->acc; /* tmp = acc (+) child: the new acc */
@@ -223,22 +263,23 @@ static int reduce_progress(gasnete_coll_op_t *op)
             x->tmp = t;
         }
         if (r != 0) {
-            gasnete_coll_send_all(op, T_UP, r - lowbit(r), x->acc, x->nbytes);
+            gasnete_coll_send_all(op, T_UP, gasnete_coll_at(&g, r - lowbit(r)), x->acc, x->nbytes);
             if (!x->all && r != x->root) return reduce_done(x);
             x->phase = x->all ? 3 : 2;
-            if (x->all) x->b = (gasnete_coll_bcast_t){0, x->dst, NULL, x->nbytes, 0, 0};
+            if (x->all)
+                x->b = (gasnete_coll_bcast_t){gasnete_coll_at(&g, 0), x->dst, NULL, x->nbytes, 0, 0, x->g};
         } else if (!x->all) {
             if (x->root == 0) memcpy(x->dst, x->acc, x->nbytes);
-            else gasnete_coll_send_all(op, T_TO_ROOT, x->root, x->acc, x->nbytes);
+            else gasnete_coll_send_all(op, T_TO_ROOT, gasnete_coll_at(&g, x->root), x->acc, x->nbytes);
             return reduce_done(x);
         } else {
-            x->b = (gasnete_coll_bcast_t){0, x->dst, x->acc, x->nbytes, 0, 0};
+            x->b = (gasnete_coll_bcast_t){gasnete_coll_at(&g, 0), x->dst, x->acc, x->nbytes, 0, 0, x->g};
             x->phase = 3;
         }
         return x->phase == 3 ? gasnete_coll_bcast_step(op, &x->b, T_DOWN) && reduce_done(x) : 0;
     }
     case 2: /* the root of ToOne, not rank 0 */
-        return take_all(op, x, T_TO_ROOT, 0, x->dst) && reduce_done(x);
+        return take_all(op, x, T_TO_ROOT, gasnete_coll_at(&g, 0), x->dst) && reduce_done(x);
     default:
         return gasnete_coll_bcast_step(op, &x->b, T_DOWN) && reduce_done(x);
     }
@@ -270,6 +311,48 @@ static void fold(void *cx, const void *a, void *b, size_t cnt)
     reduce_t *x = cx;
     if (x->fn) x->fn(a, b, cnt, x->cdata);
     else combine(x->dt, x->op, a, b, cnt);
+}
+
+/* BETWEEN HOSTS, where each host's members hold consecutive ranks (so that
+ * combining per host keeps rank order) and the vector fits a slot: every
+ * member posts its contribution; each host's leader, before it enters,
+ * combines its host's in rank order, takes part in the reduction above
+ * among the leaders (its tree's ranks are hosts) and then enters with the
+ * result (ToAll, or ToOne on the root's host), which the others of its
+ * host, and the leader itself, copy out. */
+static int reduce_first(gasnete_coll_op_t *op, uint64_t n)
+{
+    reduce_t *x = op->state;
+    if (!op->shm_tmp) {
+        if (!gasnete_coll_shm_host_entered(op, n, op->tm->rank)) return 0;
+        const gasnete_coll_hosts_t *h = gasnete_coll_shm_hosts(op->tm);
+        char *part = op->shm_tmp = malloc(2 * x->nbytes), *tmp = part + x->nbytes;
+        if (!part) gasneti_fatalerror("%s: out of memory", op->call);
+        memcpy(part, x->src, x->nbytes);
+        for (gex_Rank_t r = op->tm->rank + 1; r < op->tm->size && h->of[r] == h->leaders.me; r++) {
+            memcpy(tmp, gasnete_coll_shm_data(op, r, n, x->nbytes), x->nbytes);
+            fold(x, part, tmp, x->cnt); /* tmp = part (+) tmp */
+            memcpy(part, tmp, x->nbytes);
+        }
+        x->src = part;
+        x->dst = tmp;
+        x->root = h->of[x->root];
+        x->g = h->leaders;
+        op->shm_data = tmp;
+        op->shm_len = x->all || x->root == h->leaders.me ? x->nbytes : 0;
+    }
+    return reduce_progress(op);
+}
+
+static int reduce_hosts(gasnete_coll_op_t *op, uint64_t n)
+{
+    reduce_t *x = op->state;
+    if (!x->out) return 1;
+    const gasnete_coll_group_t *l = &gasnete_coll_shm_hosts(op->tm)->leaders;
+    gex_Rank_t leader = l->rank[l->me];
+    if (!gasnete_coll_shm_entered(op, leader, n)) return 0;
+    memcpy(x->out, gasnete_coll_shm_data(op, leader, n, x->nbytes), x->nbytes);
+    return 1;
 }
 
 /* Above a slot, through the stages (shm.c). */
@@ -322,14 +405,22 @@ static gex_Event_t reduce_nb(const char *call, gex_TM_t tm, int all, gex_Rank_t 
     if ((all || t->rank == root) && !dst) gasneti_fatalerror("%s: dst is NULL", call);
     reduce_t *x = malloc(sizeof *x); /* not calloc: see gasnete_coll_op_new */
     if (!x) gasneti_fatalerror("%s: out of memory", call);
-    *x = (reduce_t){.root = root, .all = all, .dst = dst, .src = src, .dt = dt, .cnt = dt_cnt,
-                    .nbytes = dt_sz * dt_cnt, .op = op, .fn = user ? user_op : NULL,
-                    .cdata = user_cdata};
+    *x = (reduce_t){.root = root, .all = all, .out = all || t->rank == root ? dst : NULL,
+                    .dst = dst, .src = src, .dt = dt, .cnt = dt_cnt, .nbytes = dt_sz * dt_cnt,
+                    .op = op, .fn = user ? user_op : NULL, .cdata = user_cdata};
     gasnete_coll_op_t *o = gasnete_coll_op_new(t, reduce_progress, x, call);
     uint64_t single_valued[] = {root, dt, dt_sz, dt_cnt, op}; /* not user_op: addresses differ */
     for (size_t i = 0; i < sizeof single_valued / sizeof single_valued[0]; i++)
         gasnete_coll_sign(o, single_valued[i]);
-    if (x->nbytes <= GASNETE_COLL_SHM_SLOT) {
+    const gasnete_coll_hosts_t *h = gasnete_coll_shm_hosts(t);
+    if (h) { /* several hosts */
+        if (x->nbytes <= GASNETE_COLL_SHM_SLOT && h->contiguous) {
+            o->shm_run = reduce_hosts;
+            o->shm_data = src;
+            o->shm_len = x->nbytes;
+            if (h->leaders.rank[h->leaders.me] == t->rank) o->shm_first = reduce_first;
+        }
+    } else if (x->nbytes <= GASNETE_COLL_SHM_SLOT) {
         o->shm_run = reduce_shm;
         o->shm_data = src;
         o->shm_len = x->nbytes;

@@ -1,5 +1,5 @@
-/* The collectives' shared-memory path, for a team whose members are all
- * on one host (GASNET_COLL_SHM=no keeps the AM algorithms).
+/* The collectives' shared-memory path, for the members of a team on one
+ * host (GASNET_COLL_SHM=no keeps the AM algorithms).
  *
  * LANES. Each member has a lane, which every member maps: two counters in
  * cache lines of their own, and two slots.
@@ -15,16 +15,33 @@
  * member's done >= n-2, so nobody still reads it then.
  *
  * WHERE THE LANES ARE. The primordial team's: in the shm backend's
- * control object (core-native/rma.h), from attach, when every process of
- * the job is on the host and the backend serves them. Any other team's:
+ * control object (core-native/rma.h), from attach, where the backend
+ * serves every host's processes. Any other team's:
  * in the scratch space its members granted (team.c, tmcreate.c), which
- * lies in their bound segments. When a team is made and its members are
- * all on one host, each member zeroes its lane and sends the others (an
- * allgather on the new team) whether it can take part (a lane fits its
- * scratch, and it maps every member's segment) and where its lane lies;
+ * lies in their bound segments. When a team is made, each member zeroes
+ * its lane and sends the others (an allgather on the new team) whether it
+ * can take part (a lane fits its scratch, and it maps the segment of
+ * every member on its host) and where its lane lies;
  * the team takes the path only if every member can. gex_TM_Destroy leaves
  * the path before its barrier, which then goes over AMs, so a member's
  * scratch is no longer read once it is handed back.
+ *
+ * SEVERAL HOSTS. A team whose members are on several hosts has the path
+ * too, if every member can take it: lanes only among the members of each
+ * host (the primordial team's from the backend, or a lane of its own for a
+ * node alone on its host), numbered as on one host; each host's lowest
+ * rank is its leader. A collective that has a hierarchical form runs
+ * within each host through the lanes and between hosts by AMs among one
+ * member per host, done by that member before it enters (op->shm_first),
+ * so that its entry tells the others of its host the part between hosts
+ * is over: the barrier (the leader waits for its host, then a
+ * dissemination among leaders), the broadcast (the root, and each other
+ * host's leader, take part in a tree over AMs; each host's source posts
+ * the payload as a root on one host would), and reductions up to a slot
+ * where each host's members hold consecutive ranks (reduce.c). The others
+ * take their AM algorithm and step the counters. Reading another
+ * member's lane before entering is safe: nobody writes its slot for n+2
+ * before this member is done with n.
  *
  * ALGORITHMS, flat (every member reads the lanes it needs; one host has
  * few members): a barrier waits until every member has entered; a
@@ -57,6 +74,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define NOBODY ((gex_Rank_t)-1) /* a rank no member has */
 
 typedef struct {
     uint32_t sig;
@@ -106,9 +125,13 @@ _Static_assert(LANE_BYTES + sizeof(stage_t) + GASNETI_CACHE_LINE_BYTES <= GASNET
 struct gasnete_coll_shm {
     uint64_t done_by_all; /* every member's done was at least this when last read */
     int staged;       /* every member has a stage */
-    int maps_segments; /* every member maps every member's bound segment */
-    stage_t **stages; /* by rank of the team, if staged */
-    lane_t *lanes[1]; /* by rank of the team (allocated for all) */
+    int maps_segments; /* every member maps every member's bound segment on its host */
+    stage_t **stages; /* by rank of the team, if staged (this host's members) */
+    gex_Rank_t nlocal; /* members on this host */
+    gex_Rank_t *local; /* their ranks, ascending */
+    gasnete_coll_hosts_t hosts;
+    void *own;        /* a lane and stage of this member's own (alone on its host) */
+    lane_t *lanes[];  /* by rank of the team (this host's members) */
 };
 
 static lane_t *lane(const gasnete_coll_op_t *op, gex_Rank_t rank)
@@ -121,16 +144,57 @@ static stage_t *stage(const gasnete_coll_op_t *op, gex_Rank_t rank)
     return op->tm->coll->shm->stages[rank];
 }
 
-static struct gasnete_coll_shm *shm_new(gex_Rank_t size, int staged)
+/* The host of tm's member at rank: its neighbourhood, the nodes that share
+ * memory (core-mpi/core.c). */
+static gex_Rank_t host_id(gasneti_tm_t tm, gex_Rank_t rank)
 {
-    struct gasnete_coll_shm *sh = malloc(sizeof *sh + size * sizeof sh->lanes[0]);
-    stage_t **st = staged ? malloc(size * sizeof *st) : NULL;
-    if (!sh || (staged && !st)) gasneti_fatalerror("collectives: out of memory");
-    sh->done_by_all = 0;
+    return gasneti_nodeinfo[gasneti_tm_member(tm, rank).gex_rank].supernode;
+}
+
+/* A team's path, its lanes yet to be filled in: which members share this
+ * host, and the hosts the team spans. */
+static struct gasnete_coll_shm *shm_new(gasneti_tm_t tm, int staged)
+{
+    gex_Rank_t size = tm->size;
+    struct gasnete_coll_shm *sh = calloc(1, sizeof *sh + size * sizeof sh->lanes[0]);
+    gex_Rank_t *ranks = malloc(3 * (size_t)size * sizeof *ranks);
+    if (!sh || !ranks || (staged && !(sh->stages = calloc(size, sizeof *sh->stages))))
+        gasneti_fatalerror("collectives: out of memory");
     sh->staged = staged;
-    sh->maps_segments = 0;
-    sh->stages = st;
+    sh->local = ranks;
+    gex_Rank_t *of = ranks + size, *leader = ranks + 2 * size, n = 0, here = host_id(tm, tm->rank);
+    gex_Rank_t *host_of_id = malloc(gasneti_nbrhds * sizeof *host_of_id); /* ids are dense */
+    if (!host_of_id) gasneti_fatalerror("collectives: out of memory");
+    for (gex_Rank_t i = 0; i < gasneti_nbrhds; i++) host_of_id[i] = NOBODY;
+    int contiguous = 1;
+    for (gex_Rank_t r = 0; r < size; r++) {
+        gex_Rank_t id = host_id(tm, r);
+        if (host_of_id[id] == NOBODY) {
+            host_of_id[id] = n;
+            leader[n++] = r;
+        }
+        gex_Rank_t h = of[r] = host_of_id[id];
+        contiguous &= r == 0 || h == of[r - 1] || leader[h] == r;
+        if (id == here) sh->local[sh->nlocal++] = r;
+    }
+    free(host_of_id);
+    sh->hosts = (gasnete_coll_hosts_t){n, of, {n, of[tm->rank], leader}, contiguous};
     return sh;
+}
+
+static void shm_free(struct gasnete_coll_shm *sh)
+{
+    if (!sh) return;
+    free(sh->stages);
+    free(sh->local);
+    free(sh->own);
+    free(sh);
+}
+
+const gasnete_coll_hosts_t *gasnete_coll_shm_hosts(gasneti_tm_t tm)
+{
+    struct gasnete_coll_shm *sh = tm->coll ? tm->coll->shm : NULL;
+    return sh && sh->hosts.n > 1 ? &sh->hosts : NULL;
 }
 
 int gasnete_coll_shm_staged(gasneti_tm_t tm)
@@ -146,10 +210,12 @@ static void *mapped_here(gex_EP_Location_t loc, const void *addr, size_t n)
     return gasneti_peer_local(loc, addr);
 }
 
-/* Whether this process maps every member's bound segment of tm. */
-static int maps_every_segment(gasneti_tm_t tm)
+/* Whether this process maps the bound segment of every member of tm on
+ * its host. */
+static int maps_host_segments(gasneti_tm_t tm)
 {
     for (gex_Rank_t r = 0; r < tm->size; r++) {
+        if (host_id(tm, r) != host_id(tm, tm->rank)) continue;
         gex_EP_Location_t m = gasneti_tm_member(tm, r);
         const gasnet_seginfo_t *s = gasneti_peer_segment(m);
         if (!s || !mapped_here(m, s->addr, s->size)) return 0;
@@ -161,16 +227,22 @@ void gasnete_coll_attach(void)
 {
     gasneti_tm_t tm0 = gasneti_tm0;
     int me, nlocal = gasneti_shm_local_nodes(&me);
-    int ok[2] = {gasneti_getenv_yesno("GASNET_COLL_SHM", 1) && gasneti_shm_coll_lanes() &&
-                     nlocal == (int)gasneti_nodes,
+    struct gasnete_coll_shm *sh = shm_new(tm0, 1);
+    /* the backend's lanes, one per node of the host, or one of its own for
+     * a node alone on its host; the host's nodes are indexed in jobrank
+     * order, so the host's i-th lane is its i-th lowest primordial rank's */
+    int ok[2] = {gasneti_getenv_yesno("GASNET_COLL_SHM", 1) && nlocal == (int)sh->nlocal &&
+                     (gasneti_shm_coll_lanes() || nlocal == 1),
                  0}, agreed[2];
-    ok[1] = ok[0] && maps_every_segment(tm0);
-    /* every node must agree (an environment may differ); the host's nodes
-     * are indexed in jobrank order, so lane r is the primordial rank r's */
+    ok[1] = ok[0] && maps_host_segments(tm0);
+    /* every node must agree (an environment may differ) */
     MPI_Allreduce(ok, agreed, 2, MPI_INT, MPI_LAND, gasnetc_comm);
     int all = agreed[0];
     if (gasneti_mynode == 0 && gasneti_getenv_yesno("GASNET_VERBOSEENV", 0)) {
-        if (all)
+        if (all && sh->hosts.n > 1)
+            fprintf(stderr, "GASNet node 0: collectives on the primordial team go through shared "
+                            "memory within each of its %u hosts and AMs between them\n", sh->hosts.n);
+        else if (all)
             fprintf(stderr, "GASNet node 0: collectives on the primordial team go through shared "
                             "memory (chunks of %zu bytes above %zu%s)\n", GASNETE_COLL_SHM_CHUNK,
                     GASNETE_COLL_SHM_SLOT,
@@ -178,13 +250,21 @@ void gasnete_coll_attach(void)
         else
             fprintf(stderr, "GASNet node 0: collectives on the primordial team go through AMs\n");
     }
-    if (!all) return;
-    struct gasnete_coll_shm *sh = shm_new(tm0->size, 1);
+    char *at = gasneti_shm_coll_lanes();
+    if (all && !at) { /* alone on the host: zeroed as the backend's are */
+        if (posix_memalign(&sh->own, 4096, GASNETI_SHM_COLL_LANE))
+            gasneti_fatalerror("collectives: out of memory for a lane");
+        memset(sh->own, 0, LANE_BYTES + offsetof(stage_t, pad));
+        at = sh->own;
+    }
+    if (!all) {
+        shm_free(sh);
+        return;
+    }
     sh->maps_segments = agreed[1];
-    for (gex_Rank_t r = 0; r < tm0->size; r++) {
-        char *at = (char *)gasneti_shm_coll_lanes() + (size_t)r * GASNETI_SHM_COLL_LANE;
-        sh->lanes[r] = (lane_t *)at;
-        sh->stages[r] = (stage_t *)(at + LANE_BYTES);
+    for (gex_Rank_t i = 0; i < sh->nlocal; i++, at += GASNETI_SHM_COLL_LANE) {
+        sh->lanes[sh->local[i]] = (lane_t *)at;
+        sh->stages[sh->local[i]] = (stage_t *)(at + LANE_BYTES);
     }
     tm0->coll->shm = sh; /* collectives started from now on take numbers */
 }
@@ -220,18 +300,11 @@ void gasnete_coll_shm_teams(gasneti_tm_t *tms, size_t n, const char *call)
     for (size_t i = 0; i < n; i++) {
         gasneti_tm_t tm = tms[i];
         if (!tm->coll) continue; /* GEX_FLAG_TM_NO_SCRATCH */
-        /* every member on this node's host, as start-up decided: the same
-         * answer at every member, so all of them or none exchange records */
-        int same_host = 1;
-        for (gex_Rank_t r = 0; r < tm->size; r++)
-            same_host &= gasneti_nodeinfo[gasneti_tm_member(tm, r).gex_rank].supernode ==
-                         gasneti_nodeinfo[gasneti_mynode].supernode;
-        if (!same_host) continue;
         shm_record_t *rec = recs[i] = calloc(tm->size, sizeof *rec), *mine = &rec[tm->rank];
         if (!rec) gasneti_fatalerror("%s: out of memory", call);
         int staged = 0;
         lane_t *l = own_lane(tm, &staged);
-        mine->ok = enabled && l && maps_every_segment(tm) ? 1 + staged : 0;
+        mine->ok = enabled && l && maps_host_segments(tm) ? 1 + staged : 0;
         if (mine->ok) { /* zeroed before anyone hears of it (a stage's counters too) */
             memset(l, 0, staged ? LANE_BYTES + offsetof(stage_t, pad) : sizeof *l);
             mine->offset = (uintptr_t)l - (uintptr_t)tm->ep->segment->addr;
@@ -248,10 +321,12 @@ void gasnete_coll_shm_teams(gasneti_tm_t *tms, size_t n, const char *call)
             all &= rec[r].ok == 1 || rec[r].ok == 2;
             staged &= rec[r].ok == 2;
         }
+        struct gasnete_coll_shm *sh = NULL;
         if (all) {
-            struct gasnete_coll_shm *sh = shm_new(tm->size, staged);
+            sh = shm_new(tm, staged);
             sh->maps_segments = 1; /* each member's ok said so */
-            for (gex_Rank_t r = 0; r < tm->size; r++) {
+            for (gex_Rank_t i = 0; i < sh->nlocal; i++) {
+                gex_Rank_t r = sh->local[i];
                 gex_EP_Location_t m = gasneti_tm_member(tm, r);
                 const gasnet_seginfo_t *s = gasneti_peer_segment(m);
                 size_t need = staged ? LANE_BYTES + sizeof(stage_t) : sizeof(lane_t);
@@ -267,10 +342,12 @@ void gasnete_coll_shm_teams(gasneti_tm_t *tms, size_t n, const char *call)
             tm->coll->shm = sh;
         }
         if (tm->rank == 0 && gasneti_getenv_yesno("GASNET_VERBOSEENV", 0))
-            fprintf(stderr, "GASNet node %u: collectives on team %llx (%u members) go through %s\n",
+            fprintf(stderr, "GASNet node %u: collectives on team %llx (%u members%s) go through %s%s\n",
                     gasneti_mynode, (unsigned long long)tm->id, tm->size,
+                    sh && sh->hosts.n > 1 ? ", several hosts" : "",
                     !all ? "AMs" : staged ? "shared memory in its scratch space (with stages)"
-                                          : "shared memory in its scratch space (slots only)");
+                                          : "shared memory in its scratch space (slots only)",
+                    sh && sh->hosts.n > 1 ? " within each host and AMs between them" : "");
         free(rec);
     }
     free(ops);
@@ -280,8 +357,7 @@ void gasnete_coll_shm_teams(gasneti_tm_t *tms, size_t n, const char *call)
 void gasnete_coll_shm_fini(gasneti_tm_t tm)
 {
     if (!tm->coll) return; /* a team without collectives */
-    if (tm->coll->shm) free(tm->coll->shm->stages);
-    free(tm->coll->shm);
+    shm_free(tm->coll->shm);
     tm->coll->shm = NULL;
 }
 
@@ -318,12 +394,20 @@ static int all_done(gasnete_coll_op_t *op, uint64_t n)
     struct gasnete_coll_shm *sh = op->tm->coll->shm;
     if (sh->done_by_all >= n) return 1;
     uint64_t least = UINT64_MAX;
-    for (gex_Rank_t r = 0; r < op->tm->size; r++) {
-        uint64_t d = __atomic_load_n(&lane(op, r)->done, __ATOMIC_ACQUIRE);
+    for (gex_Rank_t i = 0; i < sh->nlocal; i++) {
+        uint64_t d = __atomic_load_n(&lane(op, sh->local[i])->done, __ATOMIC_ACQUIRE);
         if (d < n) return 0;
         if (d < least) least = d;
     }
     sh->done_by_all = least;
+    return 1;
+}
+
+int gasnete_coll_shm_host_entered(gasnete_coll_op_t *op, uint64_t n, gex_Rank_t skip)
+{
+    struct gasnete_coll_shm *sh = op->tm->coll->shm;
+    for (gex_Rank_t i = 0; i < sh->nlocal; i++)
+        if (sh->local[i] != skip && !gasnete_coll_shm_entered(op, sh->local[i], n)) return 0;
     return 1;
 }
 
@@ -332,7 +416,11 @@ int gasnete_coll_shm_step(gasnete_coll_op_t *op)
     uint64_t n = op->shm_n;
     lane_t *me = lane(op, op->tm->rank);
     switch (op->shm_phase) {
-    case 0: /* enter, after the collective before; the slot once free */
+    case 0: /* the part between hosts; enter, after the collective before; the slot once free */
+        if (op->shm_first) {
+            if (!op->shm_first(op, n)) return 0;
+            op->shm_first = NULL;
+        }
         if (__atomic_load_n(&me->posted, __ATOMIC_RELAXED) != n - 1 || (n > 2 && !all_done(op, n - 2)))
             return 0;
         slot_t *s = &me->slot[n % 2];
@@ -348,7 +436,7 @@ int gasnete_coll_shm_step(gasnete_coll_op_t *op)
         /* fall through */
     case 1:
         if (!op->shm_run) /* an AM algorithm: those who entered must have called the same */
-            for (gex_Rank_t r = 0; r < op->tm->size; r++) (void)gasnete_coll_shm_entered(op, r, n);
+            (void)gasnete_coll_shm_host_entered(op, n, NOBODY);
         if (!(op->shm_run ? op->shm_run(op, n) : op->progress(op))) return 0;
         op->shm_phase = 2;
         /* fall through */
@@ -361,22 +449,54 @@ int gasnete_coll_shm_step(gasnete_coll_op_t *op)
     }
 }
 
-/* A barrier: every member has entered. */
+/* A barrier: every member has entered. Over several hosts, each host's
+ * leader waits until every other member of its host has entered, passes a
+ * dissemination barrier among the leaders, and then enters itself, which
+ * tells the others of its host that everyone has entered. */
 static int shm_barrier(gasnete_coll_op_t *op, uint64_t n)
 {
-    for (gex_Rank_t r = 0; r < op->tm->size; r++)
-        if (!gasnete_coll_shm_entered(op, r, n)) return 0;
+    return gasnete_coll_shm_host_entered(op, n, NOBODY);
+}
+
+static int leader_barrier(gasnete_coll_op_t *op, uint64_t n)
+{
+    if (!op->shm_first_step) {
+        if (!gasnete_coll_shm_host_entered(op, n, op->tm->rank)) return 0;
+        op->shm_first_step = 1;
+    }
+    return gasnete_coll_barrier_among(op, &op->tm->coll->shm->hosts.leaders, 0, &op->step);
+}
+
+static int passed(gasnete_coll_op_t *op, uint64_t n)
+{
+    (void)op;
+    (void)n;
     return 1;
 }
 
-void gasnete_coll_shm_barrier(gasnete_coll_op_t *op) { op->shm_run = shm_barrier; }
+static int leader_entered(gasnete_coll_op_t *op, uint64_t n)
+{
+    const gasnete_coll_group_t *l = &op->tm->coll->shm->hosts.leaders;
+    return gasnete_coll_shm_entered(op, l->rank[l->me], n);
+}
+
+void gasnete_coll_shm_barrier(gasnete_coll_op_t *op)
+{
+    const gasnete_coll_hosts_t *h = gasnete_coll_shm_hosts(op->tm);
+    if (!h) {
+        op->shm_run = shm_barrier;
+    } else if (h->leaders.rank[h->leaders.me] == op->tm->rank) {
+        op->shm_first = leader_barrier;
+        op->shm_run = passed;
+    } else {
+        op->shm_run = leader_entered;
+    }
+}
 
 /* ---- staged collectives: payloads above a slot, chunk by chunk */
 
 static uint64_t ld(const counter_t *c) { return __atomic_load_n(&c->v, __ATOMIC_ACQUIRE); }
 static void st(counter_t *c, uint64_t v) { __atomic_store_n(&c->v, v, __ATOMIC_RELEASE); }
-
-#define NOBODY ((gex_Rank_t)-1)
 
 /* The least of counter `which` for collective n over the members but
  * `skip`: 0 while one of them has not entered n (its counters may still be
@@ -384,7 +504,9 @@ static void st(counter_t *c, uint64_t v) { __atomic_store_n(&c->v, v, __ATOMIC_R
 static uint64_t least(gasnete_coll_op_t *op, uint64_t n, int which, gex_Rank_t skip)
 {
     uint64_t m = UINT64_MAX - RING_CHUNKS;
-    for (gex_Rank_t r = 0; r < op->tm->size; r++) {
+    struct gasnete_coll_shm *sh = op->tm->coll->shm;
+    for (gex_Rank_t i = 0; i < sh->nlocal; i++) {
+        gex_Rank_t r = sh->local[i];
         if (r == skip) continue;
         if (!gasnete_coll_shm_entered(op, r, n)) return 0;
         uint64_t v = ld(&stage(op, r)->c[n % 2][which]);
@@ -431,6 +553,10 @@ int gasnete_coll_shm_bcast_staged(gasnete_coll_op_t *op, uint64_t n, gex_Rank_t 
     const size_t C = GASNETE_COLL_SHM_CHUNK, total = (nbytes + C - 1) / C;
     gex_Rank_t me = op->tm->rank;
     size_t *k = &op->shm_k[0];
+    if (op->tm->coll->shm->nlocal == 1) { /* a host's only member (several hosts) */
+        if (dst != src) memcpy(dst, src, nbytes);
+        return 1;
+    }
     if (me == root && op->shm_word) {
         if (!*k && dst != src) memcpy(dst, src, nbytes);
         *k = total;

@@ -1196,9 +1196,21 @@ if [ $FULL = 1 ]; then
     # teams of 1..8 members on the stages (chunked broadcasts and reductions)
     t ex_coll_teams 8 -T 180 -e GASNET_VERBOSEENV=1 -g '\(5 members\) go through shared memory in its scratch space \(with stages' \
         -g 'ex_coll: ok \(teams, 8 ranks\)' -- $XC/seq/ex_coll teams
-    # ranks on separate "hosts": teams of several members use AMs
-    t ex_coll_mpi 3 -e GASNET_SUPERNODE_MAXSIZE=1 -e GASNET_VERBOSEENV=1 -g '\(2 members\) go through AMs' \
-        -G '\(2 members\) go through shared' -g 'ex_coll: ok' -- $XC/seq/ex_coll
+    # ranks on separate "hosts" (neighbourhoods): the hierarchical path,
+    # shared memory within each host and AMs between them; hosts of one,
+    # then of two and three (teams whose hosts hold consecutive ranks and
+    # the odd/even split, whose do not: its reductions take AMs)
+    t ex_coll_mpi 3 -e GASNET_SUPERNODE_MAXSIZE=1 -e GASNET_VERBOSEENV=1 \
+        -g 'primordial team go through shared memory within each of its 3 hosts and AMs between' \
+        -g '\(2 members, several hosts\) go through shared memory' -g 'ex_coll: ok' -- $XC/seq/ex_coll
+    t ex_coll_hosts_matrix 4 -e GASNET_SUPERNODE_MAXSIZE=2 -e GASNET_VERBOSEENV=1 \
+        -g 'primordial team go through shared memory within each of its 2 hosts and AMs between' \
+        -g '\(2 members, several hosts\) go through shared memory in its scratch space \(with stages\) within' \
+        -g 'ex_coll: ok \(matrix, 4 ranks\)' -- $XC/seq/ex_coll matrix
+    t ex_coll_hosts_teams 6 -T 180 -e GASNET_SUPERNODE_MAXSIZE=3 -g 'ex_coll: ok \(teams, 6 ranks\)' \
+        -- $XC/seq/ex_coll teams
+    t ex_coll_hosts_threads_par 4 -e GASNET_SUPERNODE_MAXSIZE=2 -g 'ex_coll threads: ok' -- $XC/par/ex_coll threads 3
+    t coll_legacy_hosts 4 -e GASNET_SUPERNODE_MAXSIZE=2 -g 'coll_legacy: ok' -- $XC/seq/coll_legacy
     t ex_coll_matrix_am 3 -e GASNET_COLL_SHM=no -e GASNET_VERBOSEENV=1 -G "in its scratch" \
         -g 'collectives on the primordial team go through AMs' -g 'ex_coll: ok \(matrix, 3 ranks\)' \
         -- $XC/seq/ex_coll matrix
@@ -1211,7 +1223,10 @@ if [ $FULL = 1 ]; then
             -- $XC/seq/$prog bad "$case"
         case $prog/$case in ex_coll/*mismatch | ex_coll/order) # and on the shared-memory path
             t ${prog}_bad_${case}_shm 2 -x nonzero -g "FATAL ERROR: node [01] of 2: $pattern" \
-                -- $XC/seq/$prog bad "$case" attached ;;
+                -- $XC/seq/$prog bad "$case" attached
+            # hierarchical, between hosts of one
+            t ${prog}_bad_${case}_hosts 2 -x nonzero -e GASNET_SUPERNODE_MAXSIZE=1 \
+                -g "FATAL ERROR: node [01] of 2: $pattern" -- $XC/seq/$prog bad "$case" attached ;;
         esac
     done <<'CASES'
 ex_coll|dtop|gex_Coll_ReduceToAllNB: operation 0x1 is not a reduction of data type 0x20
@@ -1225,9 +1240,11 @@ coll_legacy|seg|gasnet_coll_broadcast: dst \[0x[0-9a-f]+, \+8\) is not in the se
 CASES
 elif [ "$FLAVOR" != tsan ]; then
     t ex_coll $([ "$FLAVOR" = debug ] && echo 3 || echo 2) -g 'ex_coll: ok' -- $XC/seq/ex_coll
+    t ex_coll_hosts 4 -e GASNET_SUPERNODE_MAXSIZE=2 -g 'ex_coll: ok' -- $XC/seq/ex_coll
     t coll_legacy 2 -g 'coll_legacy: ok' -- $XC/seq/coll_legacy
 else
     t ex_coll_threads_par 2 -g 'ex_coll threads: ok' -- $XC/par/ex_coll threads 3
+    t ex_coll_hosts_threads_par 4 -e GASNET_SUPERNODE_MAXSIZE=2 -g 'ex_coll threads: ok' -- $XC/par/ex_coll threads 2
     t ex_coll_par 2 -g 'ex_coll: ok' -- $XC/par/ex_coll
 fi
 

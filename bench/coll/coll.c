@@ -2,7 +2,8 @@
  * reduction to all of doubles summed (allreduce; -o picks, default both),
  * of the broadcast from a buffer in the segment when -o names bcast_seg
  * (the shared-memory path reads the root's in place; MPI alone: a
- * private buffer),
+ * private buffer), of gex_Coll_BarrierNB against MPI_Barrier when -o names
+ * barrier (once, at the smallest size),
  * and, when -o names them, of the GASNet-1 gather_all and exchange
  * (blocks of the size from every rank) against MPI_Allgather and
  * MPI_Alltoall, on however many ranks the job has, for each size (powers
@@ -34,12 +35,13 @@ static MPI_Comm raw_comm;
 static int use_gasnet, use_mpi;
 static gex_TM_t tm0;
 static char *buf, *out, *seg; /* seg: in GASNet's segment, for bcast_seg */
-enum { BCAST, ALLREDUCE, GATHER_ALL, EXCHANGE, BCAST_SEG, NOPS };
-static const char *const op_names[NOPS] = {"bcast", "allreduce", "gather_all", "exchange", "bcast_seg"};
+enum { BCAST, ALLREDUCE, GATHER_ALL, EXCHANGE, BCAST_SEG, BARRIER, NOPS };
+static const char *const op_names[NOPS] = {"bcast", "allreduce", "gather_all", "exchange",
+                                           "bcast_seg", "barrier"};
 static const char *const gasnet_labels[NOPS] = {"BroadcastNB", "ReduceToAllNB", "gather_all",
-                                                "exchange", "BroadcastNB_seg"};
+                                                "exchange", "BroadcastNB_seg", "BarrierNB"};
 static const char *const mpi_labels[NOPS] = {"MPI_Bcast", "MPI_Allreduce", "MPI_Allgather",
-                                             "MPI_Alltoall", "MPI_Bcast_seg"};
+                                             "MPI_Alltoall", "MPI_Bcast_seg", "MPI_Barrier"};
 static int op; /* the operation being timed */
 #define LEGACY_FLAGS (GASNET_COLL_LOCAL | GASNET_COLL_IN_MYSYNC | GASNET_COLL_OUT_MYSYNC)
 
@@ -60,6 +62,7 @@ static double gasnet_loop(long iters, size_t size)
             break;
         case GATHER_ALL: gasnet_coll_gather_all(GASNET_TEAM_ALL, out, buf, size, LEGACY_FLAGS); break;
         case BCAST_SEG: gex_Event_Wait(gex_Coll_BroadcastNB(tm0, 0, seg, seg, size, 0)); break;
+        case BARRIER: gex_Event_Wait(gex_Coll_BarrierNB(tm0, 0)); break;
         default: gasnet_coll_exchange(GASNET_TEAM_ALL, out, buf, size, LEGACY_FLAGS); break;
         }
         t += bench_now() - t0;
@@ -78,6 +81,7 @@ static double mpi_loop(long iters, size_t size)
         case ALLREDUCE: MPI_Allreduce(buf, out, (int)(size / 8), MPI_DOUBLE, MPI_SUM, raw_comm); break;
         case GATHER_ALL: MPI_Allgather(buf, (int)size, MPI_BYTE, out, (int)size, MPI_BYTE, raw_comm); break;
         case BCAST_SEG: MPI_Bcast(seg ? seg : buf, (int)size, MPI_BYTE, 0, raw_comm); break;
+        case BARRIER: MPI_Barrier(raw_comm); break;
         default: MPI_Alltoall(buf, (int)size, MPI_BYTE, out, (int)size, MPI_BYTE, raw_comm); break;
         }
         t += bench_now() - t0;
@@ -123,7 +127,7 @@ static const bench_about_t about = {
     "MPI_Bcast, and gex_Coll_ReduceToAllNB and MPI_Allreduce (doubles summed), interleaved\n"
     "in one job (see the top of bench/coll/coll.c). Of the options below, -P does not\n"
     "apply; the run takes any rank count.",
-    "gasnet, mpi", "bcast, allreduce (the default), gather_all, exchange, bcast_seg"};
+    "gasnet, mpi", "bcast, allreduce (the default), gather_all, exchange, bcast_seg, barrier"};
 
 int main(int argc, char **argv)
 {
@@ -165,6 +169,7 @@ int main(int argc, char **argv)
         if (o.ops ? !bench_in_list(o.ops, op_names[op]) : op > ALLREDUCE) continue;
         for (long size = o.min_size; size <= o.max_size; size *= 2) {
             if (op == ALLREDUCE && size < 8) continue;
+            if (op == BARRIER && size > o.min_size) break; /* no payload: once */
             long iters = bench_iters(&o, size), warm = iters / 10 + 1;
             if (use_gasnet) timed(1, warm, (size_t)size);
             if (use_mpi) timed(0, warm, (size_t)size);

@@ -62,6 +62,11 @@ for alg in AMDISSEM AMCENTRAL SHM; do
 done
 nt barrier_par 3 1 "${NE[@]}" -- $B/tests/par/ext_barrier 2
 
+# --- collectives over 2 hosts of 2: the hierarchical path (coll/shm.c)
+nt ex_coll 4 2 "${NE[@]}" "${V[@]}" -g 'primordial team go through shared memory within each of its 2 hosts' \
+    -g 'ex_coll: ok \(matrix, 4 ranks\)' -- $B/tests/seq/ex_coll matrix
+nt coll_legacy 4 2 "${NE[@]}" -g 'coll_legacy: ok' -- $B/tests/seq/coll_legacy
+
 # --- exit matrix (tests/exit_matrix.c): status, time and nothing left
 X=$B/tests/seq/exit_matrix
 nt exit_collective 3 1 -T 20 "${NE[@]}" -g 'bye from node 0' -g 'bye from node 1' -g 'bye from node 2' \
