@@ -10,7 +10,8 @@
  * only while it is inside the operation), and so NOSYNC too.
  *
  * Broadcast is the EX broadcast's binomial tree, or, where the team has
- * the shared-memory path (coll/shm.c), the EX broadcast's way through it
+ * the shared-memory path on one host (coll/shm.c; over several hosts these
+ * keep their AM algorithms), the EX broadcast's way through it
  * (the root's slot, or the stages above 1976 bytes), between the same
  * barriers. Scatter, gather, gather_all and exchange send each block
  * straight to its member (to rank + 1, + 2, ... in turn, which spreads the

@@ -20,7 +20,9 @@
  * Payloads up to a slot of the shared-memory path (shm.c) take it where
  * the team has it: bcast_shm and reduce_shm; larger ones its stages where
  * the team has those (gasnete_coll_bcast_shm, reduce_staged: chunks pipelined
- * through each member's ring, shm.c).
+ * through each member's ring, shm.c). On a team over several hosts, the
+ * trees above run among one member per host, before it enters
+ * (bcast_first, reduce_first), and the path within each host.
  */
 #include "coll.h"
 
@@ -74,11 +76,16 @@ static int bcast_progress(gasnete_coll_op_t *op)
 }
 
 /* This host's source of b: the root, or between hosts b->g's member on
- * this host; and where the payload is there. */
+ * this host; and where the payload is there: a root's src, and once its
+ * part between hosts (bcast_first) has run, its dst, which that filled in. */
 static gex_Rank_t source(const gasnete_coll_bcast_t *b) { return b->g.n ? b->g.rank[b->g.me] : b->root; }
 static const void *source_data(const gasnete_coll_op_t *op, const gasnete_coll_bcast_t *b)
 {
     return op->tm->rank == b->root ? b->src : b->dst;
+}
+static const void *filled_source_data(const gasnete_coll_op_t *op, const gasnete_coll_bcast_t *b)
+{
+    return b->g.n ? b->dst : source_data(op, b);
 }
 
 /* On the shared-memory path (shm.c): up to a slot, the host's source
@@ -87,9 +94,10 @@ int gasnete_coll_bcast_shm(gasnete_coll_op_t *op, uint64_t n, gasnete_coll_bcast
 {
     gex_Rank_t from = source(b);
     if (b->nbytes > GASNETE_COLL_SHM_SLOT)
-        return gasnete_coll_shm_bcast_staged(op, n, from, b->dst, source_data(op, b), b->nbytes);
+        return gasnete_coll_shm_bcast_staged(op, n, from, b->dst, filled_source_data(op, b), b->nbytes);
     if (op->tm->rank == from) {
-        if (b->nbytes && b->dst != b->src && op->tm->rank == b->root) memcpy(b->dst, b->src, b->nbytes);
+        const void *src = filled_source_data(op, b);
+        if (b->nbytes && b->dst != src) memcpy(b->dst, src, b->nbytes);
         return 1;
     }
     if (!gasnete_coll_shm_entered(op, from, n)) return 0;

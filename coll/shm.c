@@ -1,8 +1,8 @@
 /* The collectives' shared-memory path, for the members of a team on one
  * host (GASNET_COLL_SHM=no keeps the AM algorithms).
  *
- * LANES. Each member has a lane, which every member maps: two counters in
- * cache lines of their own, and two slots.
+ * LANES. Each member has a lane, which every member on its host maps: two
+ * counters in cache lines of their own, and two slots.
  *   posted: the number of the last collective this member has entered;
  *           its signature (coll.h) and data, if any, are in the slot of
  *           that number's parity;
@@ -11,8 +11,8 @@
  * Both grow one step at a time, in call order (an operation that is ready
  * early waits for the one before); the collectives started once the team
  * has the path are numbered from 1 (coll.c, as it assigns sequence
- * numbers). A member writes its slot for number n only once every
- * member's done >= n-2, so nobody still reads it then.
+ * numbers). A member writes its slot for number n only once the done of
+ * every member on its host is >= n-2, so nobody still reads it then.
  *
  * WHERE THE LANES ARE. The primordial team's: in the shm backend's
  * control object (core-native/rma.h), from attach, where the backend
@@ -29,7 +29,9 @@
  * SEVERAL HOSTS. A team whose members are on several hosts has the path
  * too, if every member can take it: lanes only among the members of each
  * host (the primordial team's from the backend, or a lane of its own for a
- * node alone on its host), numbered as on one host; each host's lowest
+ * node alone on its host where the backend runs), numbered as on one host;
+ * not where every member is alone on its host (nothing to share: the AM
+ * algorithms). Each host's lowest
  * rank is its leader. A collective that has a hierarchical form runs
  * within each host through the lanes and between hosts by AMs among one
  * member per host, done by that member before it enters (op->shm_first),
@@ -191,6 +193,13 @@ static void shm_free(struct gasnete_coll_shm *sh)
     free(sh);
 }
 
+/* A team whose members are each alone on their host gains nothing from
+ * lanes (every step would be between hosts): it keeps the AM algorithms. */
+static int all_alone(const struct gasnete_coll_shm *sh, gasneti_tm_t tm)
+{
+    return tm->size > 1 && sh->hosts.n == tm->size;
+}
+
 const gasnete_coll_hosts_t *gasnete_coll_shm_hosts(gasneti_tm_t tm)
 {
     struct gasnete_coll_shm *sh = tm->coll ? tm->coll->shm : NULL;
@@ -237,7 +246,7 @@ void gasnete_coll_attach(void)
     ok[1] = ok[0] && maps_host_segments(tm0);
     /* every node must agree (an environment may differ) */
     MPI_Allreduce(ok, agreed, 2, MPI_INT, MPI_LAND, gasnetc_comm);
-    int all = agreed[0];
+    int all = agreed[0] && !all_alone(sh, tm0);
     if (gasneti_mynode == 0 && gasneti_getenv_yesno("GASNET_VERBOSEENV", 0)) {
         if (all && sh->hosts.n > 1)
             fprintf(stderr, "GASNet node 0: collectives on the primordial team go through shared "
@@ -285,8 +294,8 @@ static lane_t *own_lane(gasneti_tm_t tm, int *staged)
 
 /* What each member tells the others when a team is made. */
 typedef struct {
-    uint64_t ok;     /* its lane is ready and it maps every member's segment:
-                        1, or 2 with a stage */
+    uint64_t ok;     /* its lane is ready and it maps the segment of every
+                        member on its host: 1, or 2 with a stage */
     uint64_t offset; /* of its lane in its bound segment */
 } shm_record_t;
 
@@ -321,9 +330,13 @@ void gasnete_coll_shm_teams(gasneti_tm_t *tms, size_t n, const char *call)
             all &= rec[r].ok == 1 || rec[r].ok == 2;
             staged &= rec[r].ok == 2;
         }
-        struct gasnete_coll_shm *sh = NULL;
-        if (all) {
-            sh = shm_new(tm, staged);
+        struct gasnete_coll_shm *sh = all ? shm_new(tm, staged) : NULL;
+        if (sh && all_alone(sh, tm)) {
+            shm_free(sh);
+            sh = NULL;
+            all = 0;
+        }
+        if (sh) {
             sh->maps_segments = 1; /* each member's ok said so */
             for (gex_Rank_t i = 0; i < sh->nlocal; i++) {
                 gex_Rank_t r = sh->local[i];

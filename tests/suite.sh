@@ -1196,17 +1196,23 @@ if [ $FULL = 1 ]; then
     # teams of 1..8 members on the stages (chunked broadcasts and reductions)
     t ex_coll_teams 8 -T 180 -e GASNET_VERBOSEENV=1 -g '\(5 members\) go through shared memory in its scratch space \(with stages' \
         -g 'ex_coll: ok \(teams, 8 ranks\)' -- $XC/seq/ex_coll teams
-    # ranks on separate "hosts" (neighbourhoods): the hierarchical path,
-    # shared memory within each host and AMs between them; hosts of one,
-    # then of two and three (teams whose hosts hold consecutive ranks and
-    # the odd/even split, whose do not: its reductions take AMs)
-    t ex_coll_mpi 3 -e GASNET_SUPERNODE_MAXSIZE=1 -e GASNET_VERBOSEENV=1 \
-        -g 'primordial team go through shared memory within each of its 3 hosts and AMs between' \
-        -g '\(2 members, several hosts\) go through shared memory' -g 'ex_coll: ok' -- $XC/seq/ex_coll
+    # every rank alone on its "host": teams of several members use AMs
+    t ex_coll_mpi 3 -e GASNET_SUPERNODE_MAXSIZE=1 -e GASNET_VERBOSEENV=1 -g '\(2 members\) go through AMs' \
+        -g 'primordial team go through AMs' -G '\(2 members.*\) go through shared' -g 'ex_coll: ok' -- $XC/seq/ex_coll
+    # ranks on several "hosts" (neighbourhoods): the hierarchical path,
+    # shared memory within each host and AMs between them; hosts of two
+    # and one, of two, of three (teams whose hosts hold consecutive ranks
+    # and the odd/even split, whose do not: its reductions take AMs)
+    t ex_coll_hosts_mixed 3 -e GASNET_SUPERNODE_MAXSIZE=2 -e GASNET_VERBOSEENV=1 \
+        -g 'primordial team go through shared memory within each of its 2 hosts and AMs between' \
+        -g 'ex_coll: ok' -- $XC/seq/ex_coll
     t ex_coll_hosts_matrix 4 -e GASNET_SUPERNODE_MAXSIZE=2 -e GASNET_VERBOSEENV=1 \
         -g 'primordial team go through shared memory within each of its 2 hosts and AMs between' \
-        -g '\(2 members, several hosts\) go through shared memory in its scratch space \(with stages\) within' \
         -g 'ex_coll: ok \(matrix, 4 ranks\)' -- $XC/seq/ex_coll matrix
+    t ex_coll_hosts 6 -e GASNET_SUPERNODE_MAXSIZE=3 -e GASNET_VERBOSEENV=1 \
+        -g '\(3 members, several hosts\) go through shared memory in its scratch space \(with stages\) within' \
+        -g '\(3 members, several hosts\) go through shared memory in its scratch space \(slots only\) within' \
+        -g 'ex_coll: ok \(quick, 6 ranks\)' -- $XC/seq/ex_coll
     t ex_coll_hosts_teams 6 -T 180 -e GASNET_SUPERNODE_MAXSIZE=3 -g 'ex_coll: ok \(teams, 6 ranks\)' \
         -- $XC/seq/ex_coll teams
     t ex_coll_hosts_threads_par 4 -e GASNET_SUPERNODE_MAXSIZE=2 -g 'ex_coll threads: ok' -- $XC/par/ex_coll threads 3
@@ -1224,9 +1230,9 @@ if [ $FULL = 1 ]; then
         case $prog/$case in ex_coll/*mismatch | ex_coll/order) # and on the shared-memory path
             t ${prog}_bad_${case}_shm 2 -x nonzero -g "FATAL ERROR: node [01] of 2: $pattern" \
                 -- $XC/seq/$prog bad "$case" attached
-            # hierarchical, between hosts of one
-            t ${prog}_bad_${case}_hosts 2 -x nonzero -e GASNET_SUPERNODE_MAXSIZE=1 \
-                -g "FATAL ERROR: node [01] of 2: $pattern" -- $XC/seq/$prog bad "$case" attached ;;
+            # hierarchical, between a host of two and a host of one
+            t ${prog}_bad_${case}_hosts 3 -x nonzero -e GASNET_SUPERNODE_MAXSIZE=2 \
+                -g "FATAL ERROR: node [0-2] of 3: ${pattern//\[01\]/[0-2]}" -- $XC/seq/$prog bad "$case" attached ;;
         esac
     done <<'CASES'
 ex_coll|dtop|gex_Coll_ReduceToAllNB: operation 0x1 is not a reduction of data type 0x20
