@@ -293,6 +293,26 @@ static int reduce_progress(gasnete_coll_op_t *op)
     }
 }
 
+static void fold(void *cx, const void *a, void *b, size_t cnt)
+{
+    reduce_t *x = cx;
+    if (x->fn) x->fn(a, b, cnt, x->cdata);
+    else combine(x->dt, x->op, a, b, cnt);
+}
+
+/* acc = acc (+) what ranks from..to-1 posted with collective n, in rank
+ * order. */
+static void fold_posted(gasnete_coll_op_t *op, uint64_t n, void *acc, gex_Rank_t from, gex_Rank_t to)
+{
+    reduce_t *x = op->state;
+    char tmp[GASNETE_COLL_SHM_SLOT];
+    for (gex_Rank_t r = from; r < to; r++) {
+        memcpy(tmp, gasnete_coll_shm_data(op, r, n, x->nbytes), x->nbytes);
+        fold(x, acc, tmp, x->cnt); /* tmp = acc (+) tmp */
+        memcpy(acc, tmp, x->nbytes);
+    }
+}
+
 /* On the shared-memory path (shm.c): every member posted its
  * contribution; the root (ToOne) or everyone (ToAll) combines them in rank
  * order, into dst: dst = src_0, then dst = dst (+) src_r. */
@@ -303,22 +323,9 @@ static int reduce_shm(gasnete_coll_op_t *op, uint64_t n)
     if (!x->all && tm->rank != x->root) return 1;
     for (gex_Rank_t r = 0; r < tm->size; r++)
         if (!gasnete_coll_shm_entered(op, r, n)) return 0;
-    char tmp[GASNETE_COLL_SHM_SLOT];
     memcpy(x->dst, gasnete_coll_shm_data(op, 0, n, x->nbytes), x->nbytes);
-    for (gex_Rank_t r = 1; r < tm->size; r++) {
-        memcpy(tmp, gasnete_coll_shm_data(op, r, n, x->nbytes), x->nbytes);
-        if (x->fn) x->fn(x->dst, tmp, x->cnt, x->cdata);
-        else combine(x->dt, x->op, x->dst, tmp, x->cnt);
-        memcpy(x->dst, tmp, x->nbytes);
-    }
+    fold_posted(op, n, x->dst, 1, tm->size);
     return 1;
-}
-
-static void fold(void *cx, const void *a, void *b, size_t cnt)
-{
-    reduce_t *x = cx;
-    if (x->fn) x->fn(a, b, cnt, x->cdata);
-    else combine(x->dt, x->op, a, b, cnt);
 }
 
 /* BETWEEN HOSTS, where each host's members hold consecutive ranks (so that
@@ -334,19 +341,17 @@ static int reduce_first(gasnete_coll_op_t *op, uint64_t n)
     if (!op->shm_tmp) {
         if (!gasnete_coll_shm_host_entered(op, n, op->tm->rank)) return 0;
         const gasnete_coll_hosts_t *h = gasnete_coll_shm_hosts(op->tm);
-        char *part = op->shm_tmp = malloc(2 * x->nbytes), *tmp = part + x->nbytes;
+        char *part = op->shm_tmp = malloc(2 * x->nbytes), *result = part + x->nbytes;
         if (!part) gasneti_fatalerror("%s: out of memory", op->call);
+        gex_Rank_t end = op->tm->rank + 1; /* past this host's ranks */
+        while (end < op->tm->size && h->of[end] == h->leaders.me) end++;
         memcpy(part, x->src, x->nbytes);
-        for (gex_Rank_t r = op->tm->rank + 1; r < op->tm->size && h->of[r] == h->leaders.me; r++) {
-            memcpy(tmp, gasnete_coll_shm_data(op, r, n, x->nbytes), x->nbytes);
-            fold(x, part, tmp, x->cnt); /* tmp = part (+) tmp */
-            memcpy(part, tmp, x->nbytes);
-        }
+        fold_posted(op, n, part, op->tm->rank + 1, end);
         x->src = part;
-        x->dst = tmp;
+        x->dst = result;
         x->root = h->of[x->root];
         x->g = h->leaders;
-        op->shm_data = tmp;
+        op->shm_data = result;
         op->shm_len = x->all || x->root == h->leaders.me ? x->nbytes : 0;
     }
     return reduce_progress(op);

@@ -193,11 +193,18 @@ static void shm_free(struct gasnete_coll_shm *sh)
     free(sh);
 }
 
-/* A team whose members are each alone on their host gains nothing from
- * lanes (every step would be between hosts): it keeps the AM algorithms. */
-static int all_alone(const struct gasnete_coll_shm *sh, gasneti_tm_t tm)
+/* Whether tm's members are each alone on their host: then lanes share
+ * nothing (every step would be between hosts) and the team keeps the AM
+ * algorithms, exchanging nothing. The same answer at every member. */
+static int members_alone(gasneti_tm_t tm)
 {
-    return tm->size > 1 && sh->hosts.n == tm->size;
+    if (tm->size < 2) return 0;
+    unsigned char *seen = calloc(gasneti_nbrhds, 1);
+    if (!seen) gasneti_fatalerror("collectives: out of memory");
+    int alone = 1;
+    for (gex_Rank_t r = 0; alone && r < tm->size; r++) alone = !seen[host_id(tm, r)]++;
+    free(seen);
+    return alone;
 }
 
 const gasnete_coll_hosts_t *gasnete_coll_shm_hosts(gasneti_tm_t tm)
@@ -223,8 +230,9 @@ static void *mapped_here(gex_EP_Location_t loc, const void *addr, size_t n)
  * its host. */
 static int maps_host_segments(gasneti_tm_t tm)
 {
+    gex_Rank_t here = host_id(tm, tm->rank);
     for (gex_Rank_t r = 0; r < tm->size; r++) {
-        if (host_id(tm, r) != host_id(tm, tm->rank)) continue;
+        if (host_id(tm, r) != here) continue;
         gex_EP_Location_t m = gasneti_tm_member(tm, r);
         const gasnet_seginfo_t *s = gasneti_peer_segment(m);
         if (!s || !mapped_here(m, s->addr, s->size)) return 0;
@@ -246,7 +254,7 @@ void gasnete_coll_attach(void)
     ok[1] = ok[0] && maps_host_segments(tm0);
     /* every node must agree (an environment may differ) */
     MPI_Allreduce(ok, agreed, 2, MPI_INT, MPI_LAND, gasnetc_comm);
-    int all = agreed[0] && !all_alone(sh, tm0);
+    int all = agreed[0] && !members_alone(tm0);
     if (gasneti_mynode == 0 && gasneti_getenv_yesno("GASNET_VERBOSEENV", 0)) {
         if (all && sh->hosts.n > 1)
             fprintf(stderr, "GASNet node 0: collectives on the primordial team go through shared "
@@ -259,16 +267,16 @@ void gasnete_coll_attach(void)
         else
             fprintf(stderr, "GASNet node 0: collectives on the primordial team go through AMs\n");
     }
+    if (!all) {
+        shm_free(sh);
+        return;
+    }
     char *at = gasneti_shm_coll_lanes();
-    if (all && !at) { /* alone on the host: zeroed as the backend's are */
+    if (!at) { /* alone on the host: zeroed as the backend's are */
         if (posix_memalign(&sh->own, 4096, GASNETI_SHM_COLL_LANE))
             gasneti_fatalerror("collectives: out of memory for a lane");
         memset(sh->own, 0, LANE_BYTES + offsetof(stage_t, pad));
         at = sh->own;
-    }
-    if (!all) {
-        shm_free(sh);
-        return;
     }
     sh->maps_segments = agreed[1];
     for (gex_Rank_t i = 0; i < sh->nlocal; i++, at += GASNETI_SHM_COLL_LANE) {
@@ -308,7 +316,7 @@ void gasnete_coll_shm_teams(gasneti_tm_t *tms, size_t n, const char *call)
     int enabled = gasneti_getenv_yesno("GASNET_COLL_SHM", 1);
     for (size_t i = 0; i < n; i++) {
         gasneti_tm_t tm = tms[i];
-        if (!tm->coll) continue; /* GEX_FLAG_TM_NO_SCRATCH */
+        if (!tm->coll || members_alone(tm)) continue; /* GEX_FLAG_TM_NO_SCRATCH; AMs */
         shm_record_t *rec = recs[i] = calloc(tm->size, sizeof *rec), *mine = &rec[tm->rank];
         if (!rec) gasneti_fatalerror("%s: out of memory", call);
         int staged = 0;
@@ -331,11 +339,6 @@ void gasnete_coll_shm_teams(gasneti_tm_t *tms, size_t n, const char *call)
             staged &= rec[r].ok == 2;
         }
         struct gasnete_coll_shm *sh = all ? shm_new(tm, staged) : NULL;
-        if (sh && all_alone(sh, tm)) {
-            shm_free(sh);
-            sh = NULL;
-            all = 0;
-        }
         if (sh) {
             sh->maps_segments = 1; /* each member's ok said so */
             for (gex_Rank_t i = 0; i < sh->nlocal; i++) {
