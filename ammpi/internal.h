@@ -46,14 +46,14 @@
  * MEMORY BOUND per process, N ranks, C credits per peer, D depth, E eager
  * size, H = 96 header bytes, M = 65000 (largest Medium payload or Long
  * reply; Long requests up to 1 MiB land in place), R receive buffers
- * (default min(D + C*N, 3*D, 1024): 48 with the defaults, whatever N is; a
- * header that finds no receive posted waits in MPI, as an unexpected
- * message, until a handled buffer is reposted), L buffers for separate
+ * (default D/2: 8 with the defaults, whatever N is; a header that finds
+ * no receive posted waits in MPI, as an unexpected message, until a
+ * handled buffer is reposted), L buffers for separate
  * payloads received (AMMPI_PAYLOAD_BUFFERS, default D), P <= N-1 the peers
  * that actually send this rank requests or replies, Q <= P those whose
  * requests this rank answers with replies above E:
  *     (R + D + 4) * (E+H)             receive buffers and the warm eager
- *                                     pool (allocated at open: 0.4 MB with
+ *                                     pool (allocated at open: 0.12 MB with
  *                                     the defaults)
  *   + 96 * N + 128 * D                per-rank counters and send tracking
  *                                     (at open: 9.6 MB at 10^5 ranks)
