@@ -13,7 +13,7 @@
  *                 needs -l gasnet too): what its posted receives cost MPI
  *   mpi_am        the MPI calls an AM layer makes for a Short round trip,
  *                 with no layer around them (no payload); mpi_am_named,
- *                 _irecv, _mprobe, _send, _free: the same with one MPI
+ *                 _irecv, _mprobe, _send, _free, _lazy: the same with one MPI
  *                 call chosen otherwise (see mpi_am_send below)
  * floor:
  *   floor         one cache line bounced through shared memory (no payload)
@@ -71,16 +71,18 @@ static void mpi_passive(size_t n, long iters)
  *   mpi_am_mprobe  MPI_Improbe from any sender, then MPI_Mrecv
  *   mpi_am_send    blocking MPI_Send (eager at this size) instead of Isend
  *   mpi_am_free    MPI_Isend then MPI_Request_free: nothing to reclaim
+ *   mpi_am_lazy    MPI_Testsome over 32 sends at a time instead of 8
  *   mpi_am_wait    MPI_Wait on the receive instead of MPI_Test in a loop
  *                  (what polling costs over blocking in MPI) */
 #define MPI_AM_TAG 4
 #define MPI_AM_RECLAIM 8
+#define MPI_AM_RECLAIM_LAZY 32
 enum { AM_PERSIST_ANY, AM_PERSIST_NAMED, AM_IRECV_ANY, AM_MPROBE_ANY, AM_PERSIST_ANY_WAIT };
-enum { AM_ISEND, AM_SEND, AM_ISEND_FREE };
+enum { AM_ISEND, AM_SEND, AM_ISEND_FREE, AM_ISEND_LAZY };
 static int mpi_am_recv_style, mpi_am_send_style;
-static MPI_Request mpi_am_recv, mpi_am_sends[MPI_AM_RECLAIM];
+static MPI_Request mpi_am_recv, mpi_am_sends[MPI_AM_RECLAIM_LAZY];
 static int mpi_am_nsends;
-static MPI_Status mpi_am_statuses[MPI_AM_RECLAIM]; /* not MPI_STATUSES_IGNORE: gcc 12 misreads it */
+static MPI_Status mpi_am_statuses[MPI_AM_RECLAIM_LAZY]; /* not MPI_STATUSES_IGNORE: gcc 12 misreads it */
 static char mpi_am_in[64], mpi_am_out[64];
 static int mpi_am_len;
 
@@ -90,13 +92,14 @@ static void mpi_am_send(int to)
         MPI_Send(mpi_am_out, mpi_am_len, MPI_BYTE, to, MPI_AM_TAG, raw_comm);
         return;
     }
-    if (mpi_am_nsends == MPI_AM_RECLAIM) {
-        int done, idx[MPI_AM_RECLAIM], keep = 0;
-        MPI_Testsome(MPI_AM_RECLAIM, mpi_am_sends, &done, idx, mpi_am_statuses);
-        for (int i = 0; i < MPI_AM_RECLAIM; i++)
+    int reclaim = mpi_am_send_style == AM_ISEND_LAZY ? MPI_AM_RECLAIM_LAZY : MPI_AM_RECLAIM;
+    if (mpi_am_nsends == reclaim) {
+        int done, idx[MPI_AM_RECLAIM_LAZY], keep = 0;
+        MPI_Testsome(reclaim, mpi_am_sends, &done, idx, mpi_am_statuses);
+        for (int i = 0; i < reclaim; i++)
             if (mpi_am_sends[i] != MPI_REQUEST_NULL) mpi_am_sends[keep++] = mpi_am_sends[i];
         mpi_am_nsends = keep;
-        if (keep == MPI_AM_RECLAIM) {
+        if (keep == reclaim) {
             MPI_Waitall(keep, mpi_am_sends, mpi_am_statuses);
             mpi_am_nsends = 0;
         }
@@ -180,6 +183,7 @@ MPI_AM_VARIANT(mpi_am_irecv_run, AM_IRECV_ANY, AM_ISEND)
 MPI_AM_VARIANT(mpi_am_mprobe_run, AM_MPROBE_ANY, AM_ISEND)
 MPI_AM_VARIANT(mpi_am_send_run, AM_PERSIST_ANY, AM_SEND)
 MPI_AM_VARIANT(mpi_am_free_run, AM_PERSIST_ANY, AM_ISEND_FREE)
+MPI_AM_VARIANT(mpi_am_lazy_run, AM_PERSIST_ANY, AM_ISEND_LAZY)
 MPI_AM_VARIANT(mpi_am_wait_run, AM_PERSIST_ANY_WAIT, AM_ISEND)
 
 static void ammpi_short_active(size_t n, long iters)
@@ -296,6 +300,7 @@ static const op_t ops[] = {
     {"mpi_am_mprobe", L_MPI, mpi_am_mprobe_run, mpi_am_mprobe_run, 0, 0},
     {"mpi_am_send", L_MPI, mpi_am_send_run, mpi_am_send_run, 0, 0},
     {"mpi_am_free", L_MPI, mpi_am_free_run, mpi_am_free_run, 0, 0},
+    {"mpi_am_lazy", L_MPI, mpi_am_lazy_run, mpi_am_lazy_run, 0, 0},
     {"mpi_am_wait", L_MPI, mpi_am_wait_run, mpi_am_wait_run, 0, 0},
     {"floor", L_FLOOR, floor_active, floor_passive, 0, 0},
     {"ring", L_FLOOR, ring_active, ring_passive, 0, 0},
@@ -322,8 +327,8 @@ static const bench_about_t about = {
     "bench/pingpong/pingpong.c and bench/layers.h).",
     LAYER_LIST,
     "mpi, mpi_with_gasnet, mpi_am, mpi_am_named, mpi_am_irecv, mpi_am_mprobe, mpi_am_send,\n"
-    "      mpi_am_free, mpi_am_wait, floor, ring, ammpi_short, ammpi_medium, ammpi_long,\n"
-    "      am_short, am_medium, am_long, get, put, get_nb, put_nb, get_nbi, put_nbi,\n"
+    "      mpi_am_free, mpi_am_lazy, mpi_am_wait, floor, ring, ammpi_short, ammpi_medium,\n"
+    "      ammpi_long, am_short, am_medium, am_long, get, put, get_nb, put_nb, get_nbi, put_nbi,\n"
     "      ex_am_medium, ex_get, ex_put"};
 
 int main(int argc, char **argv)
