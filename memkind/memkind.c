@@ -81,9 +81,10 @@ int gasneti_mk_create(gex_MK_t *kind_p, gex_Client_t client, const gex_MK_Create
     const gasneti_mk_class_t *cls = NULL;
     int device = 0;
     switch (args->gex_class) {
-    case GEX_MK_CLASS_HOST: /* host memory is one kind: the predefined one */
-        *kind_p = GEX_MK_HOST;
-        return GASNET_OK;
+    case GEX_MK_CLASS_HOST: /* host memory is one kind, predefined (spec: rejected) */
+        return gasneti_report(call, GASNET_ERR_BAD_ARG,
+                              "class GEX_MK_CLASS_HOST: host memory is the predefined kind "
+                              "GEX_MK_HOST, which is used as it is");
     case GEX_MK_CLASS_CUDA_UVA:
 #ifdef GASNET_HAVE_MK_CLASS_CUDA_UVA
         cls = &gasneti_mk_class_cuda_uva;

@@ -132,12 +132,13 @@ static void test_args(void)
     CHECK(0, "HIP and ZE are not built, so their macros must be undefined");
 #endif
 
-    /* the host class gives the predefined host kind; destroying it is harmless */
+    /* the host class is rejected: GEX_MK_HOST is the host's kind, and a
+     * client pairing each Create with a Destroy must not get it to destroy */
     memset(&a, 0, sizeof a);
     a.gex_class = GEX_MK_CLASS_HOST;
-    CHECK_OK(gex_MK_Create(&k, c.client, &a, 0));
-    CHECK(k == GEX_MK_HOST, "the host class gives GEX_MK_HOST");
-    gex_MK_Destroy(GEX_MK_HOST, 0);
+    k = untouched;
+    CHECK(gex_MK_Create(&k, c.client, &a, 0) == GASNET_ERR_BAD_ARG, "the host class is rejected");
+    CHECK(k == untouched, "a rejected gex_MK_Create leaves *kind_p alone");
 
     /* two kinds of one class are distinct objects; each can be destroyed */
     gex_MK_t k1 = device_kind(), k2 = device_kind();
