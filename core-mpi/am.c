@@ -809,15 +809,17 @@ void gasneti_poll_add(void (*fn)(void))
 {
     int n = ntransports;
     if (n == (int)(sizeof transports / sizeof transports[0])) gasneti_fatalerror("too many transports poll");
-    transports[n] = fn;
+    __atomic_store_n(&transports[n], fn, __ATOMIC_RELAXED);
     __atomic_store_n(&ntransports, n + 1, __ATOMIC_RELEASE);
 }
 
+/* Another thread's poll may still call fn after this returns (it read the
+ * list before): a backend's poll must do nothing once it is detached. */
 void gasneti_poll_remove(void (*fn)(void))
 {
     for (int i = 0; i < ntransports; i++)
         if (transports[i] == fn) {
-            transports[i] = transports[ntransports - 1];
+            __atomic_store_n(&transports[i], transports[ntransports - 1], __ATOMIC_RELAXED);
             __atomic_store_n(&ntransports, ntransports - 1, __ATOMIC_RELEASE);
             return;
         }
@@ -826,7 +828,7 @@ void gasneti_poll_remove(void (*fn)(void))
 static inline void poll_transports(void)
 {
     int n = __atomic_load_n(&ntransports, __ATOMIC_ACQUIRE);
-    for (int i = 0; i < n; i++) transports[i]();
+    for (int i = 0; i < n; i++) __atomic_load_n(&transports[i], __ATOMIC_RELAXED)();
 }
 void gasneti_poll_transports(void) { poll_transports(); }
 

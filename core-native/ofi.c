@@ -306,7 +306,7 @@ static void teardown(void)
     ofi.ep = NULL;
     ofi.mr = NULL;
     ofi.av = NULL;
-    ofi.cq = NULL;
+    __atomic_store_n(&ofi.cq, NULL, __ATOMIC_RELAXED); /* ofi_poll reads it unlocked */
     ofi.domain = NULL;
     ofi.fabric = NULL;
     ofi.info = NULL;
@@ -648,10 +648,12 @@ static void drain(void)
     }
 }
 
+/* Also called by threads that read the poll list before detach took ofi
+ * off it: the CQ is closed under the lock, so it is checked again there. */
 static void ofi_poll(void)
 {
-    if (!ofi.cq || pthread_mutex_trylock(&ofi.lock)) return;
-    drain();
+    if (!__atomic_load_n(&ofi.cq, __ATOMIC_RELAXED) || pthread_mutex_trylock(&ofi.lock)) return;
+    if (ofi.cq) drain();
     pthread_mutex_unlock(&ofi.lock);
 }
 
@@ -816,7 +818,9 @@ static void ofi_detach(void)
         MPI_Test(&req, &done, MPI_STATUS_IGNORE);
     }
     MPI_Comm_free(&ofi.comm);
+    pthread_mutex_lock(&ofi.lock);
     teardown();
+    pthread_mutex_unlock(&ofi.lock);
 }
 
 const gasneti_rma_t gasneti_rma_ofi = {
