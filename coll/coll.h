@@ -173,6 +173,7 @@ typedef struct {
     size_t pieces; /* taken so far (non-roots) */
     int started;
     gasnete_coll_group_t g;
+    gex_Rank_t root_at; /* the root's index in g, where g is set */
 } gasnete_coll_bcast_t;
 int gasnete_coll_bcast_step(gasnete_coll_op_t *op, gasnete_coll_bcast_t *b, int tag);
 /* The same broadcast on the shared-memory path, collective number n (1

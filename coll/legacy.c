@@ -281,7 +281,7 @@ static gex_Event_t legacy_nb(int kind, gasnet_team_handle_t team, gasnet_image_t
     x->dst = dst;
     x->src = src;
     x->nb = nbytes;
-    if (kind == BROADCAST) x->b = (gasnete_coll_bcast_t){root, dst, src, nbytes, 0, 0, {0, 0, NULL}};
+    if (kind == BROADCAST) x->b = (gasnete_coll_bcast_t){root, dst, src, nbytes, 0, 0, {0, 0, NULL}, 0};
     gasnete_coll_op_t *op = gasnete_coll_op_new(tm, legacy_progress, x, call);
     gasnete_coll_sign(op, x->root);
     gasnete_coll_sign(op, nbytes);

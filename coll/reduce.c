@@ -43,9 +43,7 @@ static gex_Rank_t pow2_above(gex_Rank_t n)
 int gasnete_coll_bcast_step(gasnete_coll_op_t *op, gasnete_coll_bcast_t *b, int tag)
 {
     gasnete_coll_group_t g = gasnete_coll_group(op->tm, &b->g);
-    gex_Rank_t n = g.n, root = b->root;
-    if (g.rank) /* the root's index in g */
-        for (root = 0; g.rank[root] != b->root; root++) continue;
+    gex_Rank_t n = g.n, root = g.rank ? b->root_at : b->root;
     gex_Rank_t v = (g.me + n - root) % n, top = v ? lowbit(v) : pow2_above(n);
     if (b->nbytes == 0) return 1;
     if (v == 0) {
@@ -141,6 +139,7 @@ static int bcast_hosts_prepare(gasnete_coll_op_t *op, gasnete_coll_bcast_t *b,
     memcpy(sources, h->leaders.rank, h->n * sizeof *sources);
     sources[h->of[b->root]] = b->root;
     b->g = (gasnete_coll_group_t){h->n, h->leaders.me, sources};
+    b->root_at = h->of[b->root];
     if (op->tm->rank == sources[h->leaders.me]) op->shm_first = bcast_first;
     return gasnete_coll_bcast_shm_prepare(op, b);
 }
@@ -159,7 +158,7 @@ gex_Event_t gex_Coll_BroadcastNB(gex_TM_t tm, gex_Rank_t root, void *dst, const 
     /* not calloc: see gasnete_coll_op_new; between hosts, the sources follow */
     gasnete_coll_bcast_t *b = malloc(sizeof *b + (h ? h->n * sizeof(gex_Rank_t) : 0));
     if (!b) gasneti_fatalerror("%s: out of memory", call);
-    *b = (gasnete_coll_bcast_t){root, dst, src, nbytes, 0, 0, {0, 0, NULL}};
+    *b = (gasnete_coll_bcast_t){root, dst, src, nbytes, 0, 0, {0, 0, NULL}, 0};
     gasnete_coll_op_t *op = gasnete_coll_op_new(t, bcast_progress, b, call);
     gasnete_coll_sign(op, root);
     gasnete_coll_sign(op, nbytes);
@@ -275,13 +274,13 @@ static int reduce_progress(gasnete_coll_op_t *op)
             if (!x->all && r != x->root) return reduce_done(x);
             x->phase = x->all ? 3 : 2;
             if (x->all)
-                x->b = (gasnete_coll_bcast_t){gasnete_coll_at(&g, 0), x->dst, NULL, x->nbytes, 0, 0, x->g};
+                x->b = (gasnete_coll_bcast_t){gasnete_coll_at(&g, 0), x->dst, NULL, x->nbytes, 0, 0, x->g, 0};
         } else if (!x->all) {
             if (x->root == 0) memcpy(x->dst, x->acc, x->nbytes);
             else gasnete_coll_send_all(op, T_TO_ROOT, gasnete_coll_at(&g, x->root), x->acc, x->nbytes);
             return reduce_done(x);
         } else {
-            x->b = (gasnete_coll_bcast_t){gasnete_coll_at(&g, 0), x->dst, x->acc, x->nbytes, 0, 0, x->g};
+            x->b = (gasnete_coll_bcast_t){gasnete_coll_at(&g, 0), x->dst, x->acc, x->nbytes, 0, 0, x->g, 0};
             x->phase = 3;
         }
         return x->phase == 3 ? gasnete_coll_bcast_step(op, &x->b, T_DOWN) && reduce_done(x) : 0;
