@@ -37,6 +37,33 @@ static gasnete_coll_op_t *started, **started_tail = &started;
 static pthread_mutex_t progress_lock = PTHREAD_MUTEX_INITIALIZER;
 static gasnete_coll_op_t *active, **active_tail = &active; /* under progress_lock */
 
+/* With one thread in the library (SEQ, no progress thread) the mutexes
+ * order nothing, and their calls were a tenth of a small collective's
+ * instructions: they are skipped, and progress_lock is then a flag that
+ * keeps coll_progress from running inside itself (a step that polls). */
+static int locking = 1; /* until coll_init knows */
+static int progressing;
+static void take_lock(void)
+{
+    if (locking) pthread_mutex_lock(&lock);
+}
+static void drop_lock(void)
+{
+    if (locking) pthread_mutex_unlock(&lock);
+}
+static int try_progress_lock(void)
+{
+    if (locking) return pthread_mutex_trylock(&progress_lock) == 0;
+    if (progressing) return 0;
+    progressing = 1;
+    return 1;
+}
+static void drop_progress_lock(void)
+{
+    if (locking) pthread_mutex_unlock(&progress_lock);
+    else progressing = 0;
+}
+
 enum { A_ID_HI, A_ID_LO, A_SEQ, A_TAG, A_SRC, A_SIG, A_OFF_HI, A_OFF_LO, NARGS };
 
 /* Letters of more than LETTER_SMALL bytes, up to a piece, hold a whole
@@ -81,12 +108,12 @@ static letter_t *letter_new(size_t len)
 {
     letter_t *l = NULL;
     if (reusable(len)) {
-        pthread_mutex_lock(&lock);
+        take_lock();
         if ((l = kept)) {
             kept = l->next;
             nkept--;
         }
-        pthread_mutex_unlock(&lock);
+        drop_lock();
     }
     if (!l) l = malloc(sizeof *l + (reusable(len) ? GASNETE_COLL_PIECE : len));
     if (!l) gasneti_fatalerror("collectives: out of memory for a %zu-byte message", len);
@@ -96,14 +123,14 @@ static letter_t *letter_new(size_t len)
 static void letter_free(letter_t *l)
 {
     if (reusable(l->len)) {
-        pthread_mutex_lock(&lock);
+        take_lock();
         int keep = nkept < LETTERS_KEPT;
         if (keep) {
             l->next = kept;
             kept = l;
             nkept++;
         }
-        pthread_mutex_unlock(&lock);
+        drop_lock();
         if (keep) return;
     }
     free(l);
@@ -128,7 +155,7 @@ static void coll_h(ammpi_token_t tok, void *buf, size_t len, int32_t id_hi, int3
     l->from = ti.src;
     memcpy(l->data, buf, len);
     uint64_t held = 0, team = l->team; /* l may be taken once unlocked */
-    pthread_mutex_lock(&lock);
+    take_lock();
     l->early = !known_find(l->team);
     if (l->early) {
         if (!early_bytes) early_bytes = calloc(gasneti_nodes, sizeof *early_bytes);
@@ -137,7 +164,7 @@ static void coll_h(ammpi_token_t tok, void *buf, size_t len, int32_t id_hi, int3
     }
     *mailbox_tail = l;
     mailbox_tail = &l->next;
-    pthread_mutex_unlock(&lock);
+    drop_lock();
     if (held > early_max)
         gasneti_fatalerror("collectives: node %d has sent %llu bytes of collective messages for "
                            "teams this node does not know (the last for team %llx), more than "
@@ -178,7 +205,7 @@ static letter_t *unlink_letter(const gasnete_coll_op_t *op, int tag, gex_Rank_t 
 {
     gasneti_tm_t tm = op->tm;
     uint32_t seq = op->seq;
-    pthread_mutex_lock(&lock);
+    take_lock();
     letter_t **pl = &mailbox;
     while (*pl && !((*pl)->team == tm->id && (*pl)->seq == seq && (*pl)->tag == tag &&
                     (*pl)->src == rank && (*pl)->dest_ep == tm->ep->index))
@@ -188,7 +215,7 @@ static letter_t *unlink_letter(const gasnete_coll_op_t *op, int tag, gex_Rank_t 
         *pl = l->next;
         if (mailbox_tail == &l->next) mailbox_tail = pl;
     }
-    pthread_mutex_unlock(&lock);
+    drop_lock();
     if (l && l->sig != op->sig)
         gasneti_fatalerror("%s: collective number %u on team %llx: rank %u of the team called a "
                            "different collective, or this one with different single-valued "
@@ -251,14 +278,14 @@ static void coll_progress(void)
 {
     if (!__atomic_load_n(&started, __ATOMIC_ACQUIRE) && !__atomic_load_n(&active, __ATOMIC_ACQUIRE))
         return;
-    if (pthread_mutex_trylock(&progress_lock) != 0) return;
+    if (!try_progress_lock()) return;
     if (__atomic_load_n(&started, __ATOMIC_ACQUIRE)) {
-        pthread_mutex_lock(&lock);
+        take_lock();
         __atomic_store_n(active_tail, started, __ATOMIC_RELEASE); /* `active` is read unlocked */
         active_tail = started_tail;
         __atomic_store_n(&started, NULL, __ATOMIC_RELAXED);
         started_tail = &started;
-        pthread_mutex_unlock(&lock);
+        drop_lock();
     }
     gasnete_coll_op_t **pop = &active;
     while (*pop) {
@@ -276,29 +303,82 @@ static void coll_progress(void)
             pop = &op->next;
         }
     }
-    pthread_mutex_unlock(&progress_lock);
+    drop_progress_lock();
 }
 
 /* Trace category of a collective: barriers B, the others W. */
 static char coll_cat(const char *call) { return strstr(call, "arrier") ? 'B' : 'W'; }
 
-void gasnete_coll_start(gasnete_coll_op_t *op, gasneti_op_t *event)
+static void begin(gasnete_coll_op_t *op, gasneti_op_t *event, int nb)
 {
     if (GASNETI_TS_ANY)
         GASNETI_TRACE_EVENT(coll_cat(op->call), op->call, "team %p size %u%s", (void *)op->tm,
-                            op->tm->size, event ? " (NB)" : "");
+                            op->tm->size, nb ? " (NB)" : "");
     op->event = event;
     op->done = 0;
     op->ready = 0;
     op->next = NULL;
     if (event) gasneti_add(event, GASNETI_GET, 1);
-    pthread_mutex_lock(&lock);
+}
+
+/* Takes op's numbers in its team's order; with lock held. */
+static void number(gasnete_coll_op_t *op)
+{
     op->seq = op->tm->coll->next_seq++;
     if (op->tm->coll->shm) op->shm_n = ++op->tm->coll->shm_started;
+}
+
+void gasnete_coll_start(gasnete_coll_op_t *op, gasneti_op_t *event)
+{
+    begin(op, event, event != NULL);
+    take_lock();
+    number(op);
     __atomic_store_n(started_tail, op, __ATOMIC_RELEASE); /* may be started itself */
     started_tail = &op->next;
-    pthread_mutex_unlock(&lock);
+    drop_lock();
     coll_progress();
+}
+
+/* An operation started while no collective of any team is in flight is
+ * stepped at once by the starting thread, and if that step finishes it,
+ * retired there: no event, no list (GEX_EVENT_INVALID, which the spec
+ * allows for an operation complete on return). A small broadcast's root
+ * and a barrier's last member to arrive end so: half the instructions of
+ * such a call were the event and the lists. Returns whether op is over
+ * (then freed); if not, it is the first in `active`, with an event. */
+static int run_at_once(gasnete_coll_op_t *op, gex_Event_t *event)
+{
+    if (__atomic_load_n(&started, __ATOMIC_ACQUIRE) || __atomic_load_n(&active, __ATOMIC_ACQUIRE))
+        return 0;
+    if (!try_progress_lock()) return 0;
+    take_lock();
+    int first = !started && !active; /* `active` changes only under progress_lock */
+    if (first) number(op);
+    drop_lock();
+    if (!first) {
+        drop_progress_lock();
+        return 0;
+    }
+    begin(op, NULL, 1);
+    /* nothing in flight: every collective numbered before op has retired */
+    op->ready = op->shm_n ? gasnete_coll_shm_step(op) : op->progress(op);
+    struct gasnete_coll_team *c = op->tm->coll;
+    if (op->ready && op->seq == c->retired) {
+        __atomic_store_n(&c->retired, c->retired + 1, __ATOMIC_RELEASE);
+        drop_progress_lock();
+        free(op->state);
+        free(op);
+        *event = GEX_EVENT_INVALID;
+        return 1;
+    }
+    gasneti_op_t *ev = gasneti_op_alloc(OP_EOP);
+    op->event = ev;
+    gasneti_add(ev, GASNETI_GET, 1);
+    __atomic_store_n(&active, op, __ATOMIC_RELEASE); /* ops started meanwhile go after it */
+    active_tail = &op->next;
+    drop_progress_lock();
+    *event = gasneti_event_of(ev);
+    return 1;
 }
 
 gasnete_coll_op_t *gasnete_coll_op_new(gasneti_tm_t tm, int (*progress)(gasnete_coll_op_t *),
@@ -331,6 +411,8 @@ void gasnete_coll_sign(gasnete_coll_op_t *op, uint64_t value)
 
 gex_Event_t gasnete_coll_start_nb(gasnete_coll_op_t *op)
 {
+    gex_Event_t done;
+    if (run_at_once(op, &done)) return done;
     gasneti_op_t *ev = gasneti_op_alloc(OP_EOP);
     gasnete_coll_start(op, ev);
     return gasneti_event_of(ev);
@@ -348,9 +430,9 @@ void gasnete_coll_quiesce(gasneti_tm_t tm, const char *call)
 {
     int idle = 0;
     for (;;) {
-        pthread_mutex_lock(&lock);
+        take_lock();
         int busy = tm->coll->next_seq != __atomic_load_n(&tm->coll->retired, __ATOMIC_ACQUIRE);
-        pthread_mutex_unlock(&lock);
+        drop_lock();
         if (!busy) return;
         GASNETI_CHECK_MAY_POLL(call);
         gasneti_poll_wait(&idle);
@@ -420,7 +502,7 @@ void gasnete_coll_team_init(gasneti_tm_t tm)
 {
     tm->coll = calloc(1, sizeof *tm->coll);
     if (!tm->coll) gasneti_fatalerror("out of memory for a team");
-    pthread_mutex_lock(&lock);
+    take_lock();
     known_t *k = known_find(tm->id);
     if (!k) {
         if (nknown == known_cap) {
@@ -438,7 +520,7 @@ void gasnete_coll_team_init(gasneti_tm_t tm)
             }
     }
     k->refs++;
-    pthread_mutex_unlock(&lock);
+    drop_lock();
 }
 
 void gasnete_coll_team_fini(gasneti_tm_t tm)
@@ -446,14 +528,15 @@ void gasnete_coll_team_fini(gasneti_tm_t tm)
     gasnete_coll_shm_fini(tm);
     free(tm->coll);
     tm->coll = NULL;
-    pthread_mutex_lock(&lock);
+    take_lock();
     known_t *k = known_find(tm->id);
     if (k && --k->refs == 0) *k = known[--nknown];
-    pthread_mutex_unlock(&lock);
+    drop_lock();
 }
 
 static void coll_init(void)
 {
+    locking = ammpi_config(gasnetc_ep)->thread_safe;
     early_max = (uint64_t)gasneti_getenv_size("GASNET_COLL_EARLY_MAX", (int64_t)early_max, 65536,
                                               INT64_MAX);
     gasnete_coll_team_init(gasneti_tm0);
