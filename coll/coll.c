@@ -343,9 +343,11 @@ void gasnete_coll_start(gasnete_coll_op_t *op, gasneti_op_t *event)
  * stepped at once by the starting thread, and if that step finishes it,
  * retired there: no event, no list (GEX_EVENT_INVALID, which the spec
  * allows for an operation complete on return). A small broadcast's root
- * and a barrier's last member to arrive end so: half the instructions of
- * such a call were the event and the lists. Returns whether op is over
- * (then freed); if not, it is the first in `active`, with an event. */
+ * and a barrier's last member to arrive end so: the event and the lists
+ * were a fifth of such a call's instructions. Returns 0 if op could not
+ * go first (the caller starts it as usual); else 1, with *event
+ * GEX_EVENT_INVALID if op is over (and freed), or op's event, op then
+ * first in `active`. */
 static int run_at_once(gasnete_coll_op_t *op, gex_Event_t *event)
 {
     if (__atomic_load_n(&started, __ATOMIC_ACQUIRE) || __atomic_load_n(&active, __ATOMIC_ACQUIRE))
