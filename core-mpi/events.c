@@ -178,7 +178,7 @@ int gasneti_test_one(gex_Event_t ev, const char *call)
  * before the record can be reused). */
 static size_t sweep(gex_Event_t *ev, size_t n, size_t *completed, const char *call)
 {
-    size_t left = 0;
+    size_t left = 0, leaves = 0;
     gasneti_flush();
     if (n && !ev) gasneti_fatalerror("%s: NULL event array of %zu entries", call, n);
     for (size_t i = 0; i < n; i++) {
@@ -187,9 +187,10 @@ static size_t sweep(gex_Event_t *ev, size_t n, size_t *completed, const char *ca
             ev[i] = GEX_EVENT_INVALID;
             ++*completed;
         } else {
-            left++;
+            leaves++;
         }
     }
+    left = leaves;
     for (size_t i = 0; i < n; i++) {
         if (ev[i] == GEX_EVENT_INVALID || is_leaf(ev[i])) continue;
         uintptr_t root = (uintptr_t)ev[i];
@@ -199,11 +200,14 @@ static size_t sweep(gex_Event_t *ev, size_t n, size_t *completed, const char *ca
         }
         ev[i] = GEX_EVENT_INVALID;
         ++*completed;
-        for (size_t j = 0; j < n; j++) /* its own leaves, counted live above */
+        /* its own leaves, counted live above; looked for only while some
+         * are (a scan per root made large arrays of roots quadratic) */
+        for (size_t j = 0; leaves && j < n; j++)
             if (is_leaf(ev[j]) && ((uintptr_t)ev[j] & ~(uintptr_t)7) == root) {
                 ev[j] = GEX_EVENT_INVALID;
                 ++*completed;
                 left--;
+                leaves--;
             }
     }
     return left;
@@ -232,15 +236,25 @@ void gasneti_wait_one(gex_Event_t ev, const char *call)
     GASNETI_TRACE_TIME('S', call, t0);
 }
 
+/* One entry at a time, leaves first (a root's completion recycles the
+ * record its leaves point into), not a sweep of the whole array after
+ * every poll: that was quadratic in the array's length (64,000 puts took
+ * seconds to sync). */
 void gasneti_wait_all(gex_Event_t *ev, size_t n, const char *call)
 {
     uint64_t t0 = GASNETI_TRACE_T0('S');
-    size_t done = 0;
     int idle = 0;
-    while (sweep(ev, n, &done, call)) {
-        GASNETI_CHECK_MAY_POLL(call);
-        gasneti_poll_wait(&idle);
-    }
+    if (n && !ev) gasneti_fatalerror("%s: NULL event array of %zu entries", call, n);
+    gasneti_flush();
+    for (int leaves = 1; leaves >= 0; leaves--)
+        for (size_t i = 0; i < n; i++) {
+            if (ev[i] == GEX_EVENT_INVALID || is_leaf(ev[i]) != leaves) continue;
+            while (!try_event(ev[i], call)) {
+                GASNETI_CHECK_MAY_POLL(call);
+                gasneti_poll_wait(&idle);
+            }
+            ev[i] = GEX_EVENT_INVALID;
+        }
     GASNETI_TRACE_TIME('S', call, t0);
 }
 

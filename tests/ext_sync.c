@@ -3,7 +3,8 @@
  * GASNET_INVALID_HANDLE, INVALID entries are ignored, empty and all-INVALID
  * arrays succeed at once, `some` needs one), the nopoll forms, implicit
  * syncs per category, access regions, register-value operations and source
- * reuse after a non-bulk put returns.
+ * reuse after a non-bulk put returns, and arrays of 2^18 handles (optional
+ * argument: another length), whose syncs must take linear time.
  *
  * Every node writes only into its own area of each node's segment, so the
  * nodes need no barriers between the parts; a put is checked by a blocking
@@ -454,9 +455,47 @@ static void test_source_reuse(void)
     MSG0("source reuse after put_nb/put_nbi return: OK");
 }
 
+/* Arrays far longer than the network depth (nlong handles, 2^18 unless the
+ * command line gives another length), synced by each form: an array's sync
+ * must cost time linear in its length. (When every sync swept the whole
+ * array again after each poll, and each handle found complete swept it
+ * once more for its leaves, 2^18 did not finish within the harness's time
+ * limit.) */
+static size_t nlong = (size_t)1 << 18;
+static void test_long_arrays(void)
+{
+    gasnet_handle_t *hs = malloc(nlong * sizeof *hs);
+    uint64_t *vals = malloc(nlong * sizeof *vals);
+    CHECK(hs && vals, "out of memory");
+    for (int mode = 0; mode < 3; mode++) {
+        for (size_t i = 0; i < nlong; i++) {
+            vals[i] = (uint64_t)i * 0x9e3779b97f4a7c15ull + (uint64_t)mode;
+            hs[i] = gasnet_put_nb(peer, at(peer, 8 * i), &vals[i], sizeof vals[i]);
+        }
+        if (mode == 0) gasnet_wait_syncnb_all(hs, nlong);
+        else if (mode == 1) while (gasnet_try_syncnb_all(hs, nlong) != GASNET_OK) continue;
+        else
+            for (size_t first = 0; first < nlong; (void)gasnet_try_syncnb_some(hs, nlong))
+                while (first < nlong && hs[first] == GASNET_INVALID_HANDLE) first++;
+        expect_invalid(hs, nlong, mode == 0 ? "wait_syncnb_all" : "try_syncnb_all/some");
+        memset(vals, 0, nlong * sizeof *vals);
+        for (size_t i = 0; i < nlong; i++) hs[i] = gasnet_get_nb(&vals[i], peer, at(peer, 8 * i), 8);
+        gasnet_wait_syncnb_all(hs, nlong);
+        for (size_t i = 0; i < nlong; i++)
+            CHECK(vals[i] == (uint64_t)i * 0x9e3779b97f4a7c15ull + (uint64_t)mode,
+                  "long array (mode %d): put or get %zu of %zu to node %u: wrong value", mode, i,
+                  nlong, peer);
+    }
+    free(hs);
+    free(vals);
+    MSG0("arrays of %zu handles: wait_all, try_all, try_some: OK", nlong);
+}
+
 int main(int argc, char **argv)
 {
     seg = test_start(&argc, &argv, NULL, 0, AREA * MAX_NODES);
+    if (argc > 1) nlong = strtoul(argv[1], NULL, 0);
+    CHECK(nlong >= 1 && nlong <= AREA / 8, "the long arrays' length %zu is not in [1, %zu]", nlong, AREA / 8);
     me = gasnet_mynode();
     nodes = gasnet_nodes();
     CHECK(nodes <= MAX_NODES, "at most %d nodes", MAX_NODES);
@@ -471,6 +510,7 @@ int main(int argc, char **argv)
     test_regions();
     test_val();
     test_source_reuse();
+    test_long_arrays();
     BARRIER();
     MSG0("ext_sync: OK");
     gasnet_exit(0);

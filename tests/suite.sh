@@ -582,17 +582,17 @@ if grep -q GASNETI_HAVE_OFI "$B/include/gasnet_config.h"; then
     P='tcp;ofi_rxm'
     if [ "$FLAVOR" != debug ]; then
         ofi "$P" putget 2 -- $B/tests/seq/ext_putget 65001
-        ofi "$P" sync 3 -- $B/tests/seq/ext_sync
+        ofi "$P" sync 3 -- $B/tests/seq/ext_sync 4096
         ofi "$P" interop_par 3 -g "interop ok node 2" -- $B/tests/par/interop_mpi client-init finalize
     fi
     if [ $FULL = 1 ]; then
-        ofi "$P" sync_par 2 -- $B/tests/par/ext_sync
+        ofi "$P" sync_par 2 -- $B/tests/par/ext_sync 4096
         ofi "$P" par_stress 3 -g 'par_stress: ok' -- $B/tests/par/par_stress $((100 / SCALE))
         ofi "$P" interop 2 -g "interop ok node 1" -- $B/tests/seq/interop_mpi gasnet-init exit
         ofi "$P" progress_serve 2 -e GASNET_PROGRESS_THREAD=yes -g "progress_thread serve: ok" \
             -- $B/tests/seq/progress_thread serve
         P=sockets
-        ofi $P sync 3 -- $B/tests/seq/ext_sync
+        ofi $P sync 3 -- $B/tests/seq/ext_sync 4096
         ofi $P interop_par 2 -g "interop ok node 1" -- $B/tests/par/interop_mpi client-init finalize
         P=shm
         ofi $P interop_par 2 -g "interop ok node 1" -- $B/tests/par/interop_mpi client-init finalize
