@@ -272,8 +272,9 @@ static void finish(gasnete_coll_op_t *op)
     if (ev) gasneti_complete(gasneti_target(ev, GASNETI_GET));
 }
 
-/* Runs every active operation's progress (one thread at a time), in
- * start order, and completes those done whose turn it is. */
+/* Runs the active operations' progress (one thread at a time), in start
+ * order, and completes those done whose turn it is. */
+#define WINDOW 64
 static void coll_progress(void)
 {
     if (!__atomic_load_n(&started, __ATOMIC_ACQUIRE) && !__atomic_load_n(&active, __ATOMIC_ACQUIRE))
@@ -287,8 +288,14 @@ static void coll_progress(void)
         started_tail = &started;
         drop_lock();
     }
+    /* Only the oldest WINDOW operations still in flight are stepped: every
+     * member steps its operations in the order it started them, and the
+     * spec's rule that collectives be as deadlock-free as if each were a
+     * barrier makes any prefix of them safe to run first. Stepping every
+     * one on every poll made n in flight cost n^2. */
+    int window = WINDOW;
     gasnete_coll_op_t **pop = &active;
-    while (*pop) {
+    while (*pop && window > 0) {
         gasnete_coll_op_t *op = *pop;
         if (!op->ready && (op->shm_n ? gasnete_coll_shm_step(op) : op->progress(op))) op->ready = 1;
         struct gasnete_coll_team *c = op->tm->coll;
@@ -301,6 +308,7 @@ static void coll_progress(void)
             if (!internal) free(op);
         } else {
             pop = &op->next;
+            window--;
         }
     }
     drop_progress_lock();

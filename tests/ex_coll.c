@@ -4,6 +4,10 @@
  *   ex_coll [quick|matrix]     results (quick: fewer roots and sizes)
  *   ex_coll threads T          (PAR) T threads, each on a team of its own
  *   ex_coll teams              (quick) on splits of 1..5 and 8 members
+ *   ex_coll inflight [N]       N (default 2^18) barriers and reductions in
+ *                              flight at once, then waited: the cost of
+ *                              many in flight must grow linearly (stepping
+ *                              every one on every poll did not finish)
  *   ex_coll bad WHAT [attached]  one bad call, which must be fatal (after
  *                              a segment is attached)
  *
@@ -670,9 +674,37 @@ static void teams(void)
     gasnet_exit(0);
 }
 
+static void inflight(size_t n)
+{
+    ex_attach(&X, 8 << 20);
+    gex_Event_t *ev = malloc(n * sizeof *ev);
+    int64_t *in = malloc(n * sizeof *in), *out = malloc(n * sizeof *out);
+    CHECK(ev && in && out, "out of memory");
+    for (size_t i = 0; i < n; i++) {
+        in[i] = (int64_t)(i + X.me);
+        out[i] = -1;
+        ev[i] = i % 2 ? gex_Coll_BarrierNB(X.tm, 0)
+                      : gex_Coll_ReduceToAllNB(X.tm, &out[i], &in[i], GEX_DT_I64, 8, 1, GEX_OP_ADD,
+                                               NULL, NULL, 0);
+    }
+    gex_Event_WaitAll(ev, n, 0);
+    int64_t ranks = 0;
+    for (gex_Rank_t j = 0; j < X.n; j++) ranks += j;
+    for (size_t i = 0; i < n; i += 2)
+        CHECK(out[i] == (int64_t)i * X.n + ranks, "reduction %zu of %zu in flight: %lld, expected %lld",
+              i, n, (long long)out[i], (long long)((int64_t)i * X.n + ranks));
+    free(ev);
+    free(in);
+    free(out);
+    ex_barrier(X.tm);
+    MSG0("ex_coll: ok (%zu in flight, %u ranks)", n, X.n);
+    gasnet_exit(0);
+}
+
 int main(int argc, char **argv)
 {
     ex_init(&X, "EXCOLL", &argc, &argv, 0);
+    if (argc > 1 && !strcmp(argv[1], "inflight")) inflight(argc > 2 ? strtoul(argv[2], NULL, 0) : 1 << 18);
     if (argc > 3 && !strcmp(argv[1], "bad") && !strcmp(argv[3], "attached")) ex_attach(&X, 65536);
     if (argc > 2 && !strcmp(argv[1], "bad")) bad(argv[2]);
     if (argc > 2 && !strcmp(argv[1], "threads")) threads(atoi(argv[2]));

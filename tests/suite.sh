@@ -767,6 +767,10 @@ t ex_rma_am_par 3 "${AM[@]}" -g 'ex_rma: ok' -- $B/tests/par/ex_rma 4097
 t ex_events 2 -g 'ex_events: ok' -- $B/tests/seq/ex_events
 t ex_events_nopoll_par 3 "${AM[@]}" -g 'ex_events nopoll: ok' -- $B/tests/par/ex_events nopoll
 t ex_teams 3 -g 'ex_teams: ok' -- $B/tests/seq/ex_teams
+# 2^18 collectives in flight at once (stepping all of them on every poll
+# made that quadratic: it did not finish in minutes)
+t ex_coll_inflight 3 -g 'ex_coll: ok \([0-9]+ in flight' -- $B/tests/seq/ex_coll inflight $(((1 << 18) / SCALE))
+t ex_coll_inflight_am 3 -e GASNET_RMA=am -g 'ex_coll: ok \([0-9]+ in flight' -- $B/tests/seq/ex_coll inflight $(((1 << 18) / SCALE))
 t ex_teams_am_par 4 "${AM[@]}" -g 'ex_teams: ok' -- $B/tests/par/ex_teams
 # the ranks as a grid: row, column, odd-member and created teams (issue 26
 # saw a hang at 12 and 16 ranks), oversubscribed here: the waits yield
