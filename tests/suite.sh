@@ -314,8 +314,11 @@ t fault_stop_storm_tcp 4 "${STOPPED[@]}" -e GASNET_SUPERNODE_MAXSIZE=1 -e UCX_TL
 # At rest, memory per peer: a GASNet job's peak per process (init, attach,
 # an AM to and from every peer, a barrier; every node its own host) grows
 # by at most 4 KB per peer more than a plain MPI program's doing the same
-# exchanges, from 4 to 16 and to 32 ranks (tests/memory_test.sh).
-[ "$FLAVOR" = opt ] && s memory_per_peer -T 240 -- tests/memory_test.sh $B 4 16 32
+# exchanges, over 4, 16, 32 and 64 ranks (tests/memory_test.sh; issue 28
+# asks for 2-64: over 4-32 alone a job's noise moved the slope by up to
+# 3 kB per peer, and one CI run failed at 4.2 on a commit that measured
+# 0.6-2.8 when run again).
+[ "$FLAVOR" = opt ] && s memory_per_peer -T 480 -- tests/memory_test.sh $B 4 16 32 64
 # A node killed mid-storm under a launcher that leaves the others running
 # (tests/keep_running.sh stands in for the node, so hydra sees no death):
 # the nodes of its host name it (core-mpi/watch.c) and end the job; over
