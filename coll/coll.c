@@ -272,6 +272,12 @@ static void finish(gasnete_coll_op_t *op)
     if (ev) gasneti_complete(gasneti_target(ev, GASNETI_GET));
 }
 
+/* One step of op's algorithm: 1 once its part is done. */
+static int step(gasnete_coll_op_t *op)
+{
+    return op->shm_n ? gasnete_coll_shm_step(op) : op->progress(op);
+}
+
 /* Runs the active operations' progress (one thread at a time), in start
  * order, and completes those done whose turn it is. */
 #define WINDOW 64
@@ -297,7 +303,7 @@ static void coll_progress(void)
     gasnete_coll_op_t **pop = &active;
     while (*pop && window > 0) {
         gasnete_coll_op_t *op = *pop;
-        if (!op->ready && (op->shm_n ? gasnete_coll_shm_step(op) : op->progress(op))) op->ready = 1;
+        if (!op->ready && step(op)) op->ready = 1;
         struct gasnete_coll_team *c = op->tm->coll;
         if (op->ready && op->seq == c->retired) {
             __atomic_store_n(pop, op->next, __ATOMIC_RELEASE);
@@ -371,12 +377,12 @@ static int run_at_once(gasnete_coll_op_t *op, gex_Event_t *event)
     }
     begin(op, NULL, 1);
     /* nothing in flight: every collective numbered before op has retired */
-    op->ready = op->shm_n ? gasnete_coll_shm_step(op) : op->progress(op);
+    op->ready = step(op);
     struct gasnete_coll_team *c = op->tm->coll;
     if (op->ready && op->seq == c->retired) {
         __atomic_store_n(&c->retired, c->retired + 1, __ATOMIC_RELEASE);
         drop_progress_lock();
-        free(op->state);
+        finish(op); /* no event to complete */
         free(op);
         *event = GEX_EVENT_INVALID;
         return 1;

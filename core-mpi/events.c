@@ -176,11 +176,16 @@ int gasneti_test_one(gex_Event_t ev, const char *call)
  * leaves complete with it (another thread's poll may have completed a
  * leaf found live in the first pass: the root's completion ends it too,
  * before the record can be reused). */
+static void check_array(const gex_Event_t *ev, size_t n, const char *call)
+{
+    if (n && !ev) gasneti_fatalerror("%s: NULL event array of %zu entries", call, n);
+}
+
 static size_t sweep(gex_Event_t *ev, size_t n, size_t *completed, const char *call)
 {
     size_t left = 0, leaves = 0;
     gasneti_flush();
-    if (n && !ev) gasneti_fatalerror("%s: NULL event array of %zu entries", call, n);
+    check_array(ev, n, call);
     for (size_t i = 0; i < n; i++) {
         if (ev[i] == GEX_EVENT_INVALID || !is_leaf(ev[i])) continue;
         if (try_event(ev[i], call)) {
@@ -244,7 +249,7 @@ void gasneti_wait_all(gex_Event_t *ev, size_t n, const char *call)
 {
     uint64_t t0 = GASNETI_TRACE_T0('S');
     int idle = 0;
-    if (n && !ev) gasneti_fatalerror("%s: NULL event array of %zu entries", call, n);
+    check_array(ev, n, call);
     gasneti_flush();
     for (int leaves = 1; leaves >= 0; leaves--)
         for (size_t i = 0; i < n; i++) {
