@@ -12,9 +12,12 @@ set -eu
 prefix=$1 build=$2
 [ -f "$build/flags.sh" ] || { echo "install: $build/flags.sh missing; build first" >&2; exit 1; }
 . "$build/flags.sh" # CC, CFLAGS, LDFLAGS, NATIVE_LIBS, DEBUG_DEF, BRANCH_ALIGN
-# clients compile the inlined on-node put and get: with the padding the
-# library's own code has (mk/flavor.mk, BRANCH_ALIGN)
-if [ "$DEBUG_DEF" = GASNET_DEBUG ]; then opt="-O0 -g"; else opt="-O3${BRANCH_ALIGN:+ $BRANCH_ALIGN}"; fi
+# clients compile the inlined on-node put and get: with $(GASNET_CC), with the
+# padding the library's own code has (mk/flavor.mk, BRANCH_ALIGN). That is
+# an option of GNU as, which clang refuses, so only the C flags that go with
+# GASNET_CC carry it: C++, link, pkg-config and tools flags meet other
+# compilers.
+if [ "$DEBUG_DEF" = GASNET_DEBUG ]; then opt="-O0 -g" copt="-O0 -g"; else opt="-O3" copt="-O3${BRANCH_ALIGN:+ $BRANCH_ALIGN}"; fi
 mpicc=$(command -v "$CC")
 mpicxx=$(command -v mpicxx || command -v mpic++ || echo mpicxx)
 version=$(awk '/GASNET_RELEASE_VERSION_(MAJOR|MINOR|PATCH)/ {v = v (v ? "." : "") $3} END {print v}' \
@@ -45,17 +48,17 @@ for mode in seq par parsync; do
 GASNET_PREFIX = $prefix
 GASNET_CC = $mpicc
 GASNET_CXX = $mpicxx
-GASNET_OPT_CFLAGS = $opt
+GASNET_OPT_CFLAGS = $copt
 GASNET_MISC_CFLAGS = $threads
 GASNET_MISC_CPPFLAGS =
 GASNET_INCLUDES = -I\$(GASNET_PREFIX)/include -I\$(GASNET_PREFIX)/include/mpi-conduit
 GASNET_DEFINES = $defines
 GASNET_CFLAGS = \$(GASNET_OPT_CFLAGS) \$(GASNET_MISC_CFLAGS)
 GASNET_CPPFLAGS = \$(GASNET_MISC_CPPFLAGS) \$(GASNET_DEFINES) \$(GASNET_INCLUDES)
-GASNET_CXXFLAGS = \$(GASNET_OPT_CFLAGS) \$(GASNET_MISC_CFLAGS)
+GASNET_CXXFLAGS = $opt \$(GASNET_MISC_CFLAGS)
 GASNET_CXXCPPFLAGS = \$(GASNET_CPPFLAGS)
 GASNET_LD = $mpicc
-GASNET_LDFLAGS = \$(GASNET_OPT_CFLAGS) $threads
+GASNET_LDFLAGS = $opt $threads
 GASNET_LIBS = $libs
 GASNET_LD_REQUIRES_MPI = 1
 EOF
@@ -92,8 +95,8 @@ GASNETTOOLS_CC = cc
 GASNETTOOLS_CPPFLAGS = \$(MANUAL_DEFINES) -D_GNU_SOURCE=1 \$(GASNETTOOLS_THREADFLAGS) \$(GASNETTOOLS_INCLUDES)
 GASNETTOOLS_CFLAGS = \$(GASNETTOOLS_DEBUGFLAGS) $tflags \$(MANUAL_CFLAGS)
 GASNETTOOLS_LD = cc
-GASNETTOOLS_LDFLAGS = $tflags \$(MANUAL_LDFLAGS)
-GASNETTOOLS_LIBS = -L\$(GASNETTOOLS_LIBDIR) -l\$(GASNETTOOLS_TOOLLIB_NAME) \$(GASNETTOOLS_THREADLIBS) -lm \$(MANUAL_LIBS)
+GASNETTOOLS_LDFLAGS = $tflags -L\$(GASNETTOOLS_LIBDIR) \$(MANUAL_LDFLAGS)
+GASNETTOOLS_LIBS = -l\$(GASNETTOOLS_TOOLLIB_NAME) \$(GASNETTOOLS_THREADLIBS) -lm \$(MANUAL_LIBS)
 GASNETTOOLS_CXX = c++
 GASNETTOOLS_CXXFLAGS = \$(GASNETTOOLS_DEBUGFLAGS) $tflags \$(MANUAL_CFLAGS)
 EOF
@@ -103,8 +106,8 @@ GASNETTOOLS_CC=cc
 GASNETTOOLS_LD=cc
 GASNETTOOLS_CPPFLAGS=-D_GNU_SOURCE=1 $tdefs -I$prefix/include
 GASNETTOOLS_CFLAGS=$opt $tflags
-GASNETTOOLS_LDFLAGS=$tflags
-GASNETTOOLS_LIBS=-L$prefix/lib -lgasnet_tools-$mode $tlibs -lm
+GASNETTOOLS_LDFLAGS=$tflags -L$prefix/lib
+GASNETTOOLS_LIBS=-lgasnet_tools-$mode $tlibs -lm
 GASNETTOOLS_CXX=c++
 GASNETTOOLS_CXXFLAGS=$opt $tflags
 

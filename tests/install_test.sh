@@ -73,6 +73,22 @@ for flavor in opt debug; do
             { echo "$out"; fail "pkg-config EX client, $flavor $mode"; }
         [ "$(echo "$out" | grep -c 'ex client ok')" = 2 ] || { echo "$out"; fail "pkg-config EX output"; }
     done
+    # a client with a compiler of its own (clang): the flags meant for any
+    # compiler (C++, pkg-config, the tools') carry no gcc-only option
+    if [ $flavor = opt ] && command -v clang++ > /dev/null; then
+        src=$work/src-clang
+        cp -r tests/install "$src"
+        make -s -C "$src" GASNET_PREFIX="$prefix" MODE=par GASNETTOOLS_CC=clang GASNETTOOLS_LD=clang \
+            GASNET_CXX="env MPICH_CXX=clang++ mpicxx" \
+            tools_client ex_client_cxx > "$src/build.log" 2>&1 || { cat "$src/build.log"; fail "clang build ($flavor)"; }
+        "$src/tools_client" | grep -q 'tools client ok' || fail "clang tools client"
+        out=$("$prefix/bin/gasnetrun_mpi" -n 2 "$src/ex_client_cxx" < /dev/null 2>&1) ||
+            { echo "$out"; fail "clang++ EX client"; }
+        clang $(pkg-config --cflags gasnet-mpi-par) -c tests/install/client.c -o "$src/pc.o" ||
+            fail "clang with gasnet-mpi-par's Cflags"
+        clang $(pkg-config --cflags gasnet_tools-par) -c tests/install/tools_client.c -o "$src/pc.o" ||
+            fail "clang with gasnet_tools-par's Cflags"
+    fi
     # The suite's test programs that use the public API alone (collectives,
     # teams, atomics, VIS, several endpoints), built unmodified against the
     # install as a client would, and run
