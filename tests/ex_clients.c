@@ -11,6 +11,12 @@
 
  *   ex_clients loopback_bad   a loopback handler that sends a request (the
  *                          debug build stops the job, naming the call)
+ *   ex_clients self_poll   rank 0 makes round trips to itself (which run
+ *                          in the call, so its waits never poll) until
+ *                          every other rank has made its round trips and
+ *                          gets to rank 0: they are served only if
+ *                          requests to oneself poll (a testlocks-style
+ *                          client retrying a lock it keeps itself)
  *   ex_clients ad_local    gex_AD_Create completes locally: every rank but
  *                          0 creates a domain, then sends rank 0 an AM;
  *                          rank 0 waits for them all before it creates its
@@ -233,6 +239,67 @@ static void test_loopback_bad(void)
     ex_barrier(c.tm);
 }
 
+/* ---- rank 0 busy with requests to itself */
+
+enum { H_ASK = 240, H_ANSWER, H_DONE };
+static int answer = -1;    /* the last H_ANSWER's argument */
+static int others_done;    /* rank 0: H_DONE requests received */
+
+static void ask_h(gex_Token_t t, gex_AM_Arg_t a) { CHECK_OK(gex_AM_ReplyShort1(t, H_ANSWER, 0, a + 1)); }
+
+static void answer_h(gex_Token_t t, gex_AM_Arg_t a)
+{
+    (void)t;
+    __atomic_store_n(&answer, (int)a, __ATOMIC_RELEASE);
+}
+
+static void done_h(gex_Token_t t)
+{
+    (void)t;
+    __atomic_fetch_add(&others_done, 1, __ATOMIC_RELEASE);
+}
+
+/* A round trip to rank 0, waited for as clients do (a lock's retry loop):
+ * GASNET_BLOCKUNTIL, which polls only while the answer is not there. */
+static void ask(int a)
+{
+    __atomic_store_n(&answer, -1, __ATOMIC_RELEASE);
+    CHECK_OK(gex_AM_RequestShort1(c.tm, 0, H_ASK, 0, a));
+    GASNET_BLOCKUNTIL(__atomic_load_n(&answer, __ATOMIC_ACQUIRE) >= 0);
+    CHECK(answer == a + 1, "answer %d to %d", answer, a);
+}
+
+static void test_self_poll(void)
+{
+    gex_AM_Entry_t table[] = {
+        {H_ASK, (gex_AM_Fn_t)ask_h, GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, 1, NULL, "ask"},
+        {H_ANSWER, (gex_AM_Fn_t)answer_h, GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REPLY, 1, NULL, "answer"},
+        {H_DONE, (gex_AM_Fn_t)done_h, GEX_FLAG_AM_SHORT | GEX_FLAG_AM_REQUEST, 0, NULL, "done"},
+    };
+    CHECK_OK(gex_EP_RegisterHandlers(c.ep, table, EX_NELEM(table)));
+    uint64_t *word = (uint64_t *)ex_peer_seg(c.tm, c.me, NULL);
+    *word = 0x5e1f0000u + c.me;
+    ex_barrier(c.tm);
+    const int rounds = 50;
+    long own = 0;
+    if (c.me == 0) {
+        /* every answer is there when its request returns: only the
+         * requests themselves can serve the others */
+        while (__atomic_load_n(&others_done, __ATOMIC_ACQUIRE) < (int)c.n - 1) ask((int)(own++ & 0xffff));
+    } else {
+        for (int i = 0; i < rounds; i++) {
+            ask(i);
+            uint64_t v = 0;
+            gex_RMA_GetBlocking(c.tm, &v, 0, ex_peer_seg(c.tm, 0, NULL), sizeof v, 0);
+            CHECK(v == 0x5e1f0000u, "got %#llx from rank 0", (unsigned long long)v);
+        }
+        CHECK_OK(gex_AM_RequestShort0(c.tm, 0, H_DONE, 0));
+    }
+    ex_barrier(c.tm);
+    MSG0("self_poll: %u ranks made %d round trips and gets to rank 0 while it made %ld to itself", c.n - 1,
+         rounds, own);
+}
+
 /* ---- gex_AD_Create and gex_AD_Destroy complete locally */
 
 enum { H_CREATED = 220 };
@@ -391,10 +458,11 @@ int main(int argc, char **argv)
     }
     if (!strcmp(mode, "loopback")) test_loopback();
     else if (!strcmp(mode, "loopback_bad")) test_loopback_bad();
+    else if (!strcmp(mode, "self_poll")) test_self_poll();
     else if (!strcmp(mode, "ad_local")) test_ad_local();
     else if (!strcmp(mode, "flags")) test_flags();
     else if (!strcmp(mode, "query_null")) test_query_null();
-    else CHECK(0, "usage: ex_clients loopback|ad_local|flags|query_null");
+    else CHECK(0, "usage: ex_clients loopback|self_poll|ad_local|flags|query_null");
     ex_barrier(c.tm);
     MSG0("ex_clients: ok");
     gasnet_exit(0);
