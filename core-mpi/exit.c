@@ -188,12 +188,28 @@ static void service_channel(void)
     ammpi_unlock(gasnetc_ep);
 }
 
+static void on_sigquit(int sig);
+
+/* Another node's exit ends this one: as the spec has it (GASNet-1 §4.5), a
+ * client that catches SIGQUIT gets it first, to clean up; its handler may
+ * call gasnet_exit or return. Without a handler of the client's, nothing
+ * is raised (SIGQUIT's default action would dump core). */
+static void raise_client_sigquit(void)
+{
+    static int raised;
+    struct sigaction cur;
+    if (__atomic_exchange_n(&raised, 1, __ATOMIC_ACQ_REL) || sigaction(SIGQUIT, NULL, &cur) != 0) return;
+    if (cur.sa_handler != on_sigquit && cur.sa_handler != SIG_DFL && cur.sa_handler != SIG_IGN) raise(SIGQUIT);
+}
+
 void gasnetc_exit_poll(void)
 {
     static __thread unsigned polls;
     if ((++polls & 63) == 0) service_channel(); /* exit notices need no haste */
-    if (__atomic_load_n(&gasnetc_exit_requested, __ATOMIC_ACQUIRE) && now() >= grace_deadline)
+    if (__atomic_load_n(&gasnetc_exit_requested, __ATOMIC_ACQUIRE) && now() >= grace_deadline) {
+        raise_client_sigquit();
         gasnetc_exit_now();
+    }
 }
 
 static int set_alarm(double seconds)

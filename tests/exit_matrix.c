@@ -13,6 +13,10 @@
  *   failsafe      like compute, but the exit would wait 100 s for answers;
  *                 GASNET_EXITTIMEOUT=1 forces it -> 3
  *   before-attach node 1 gasnet_exit(13) between init and attach -> 13
+ *   sigquit       every node catches SIGQUIT; node 1 gasnet_exit(7) while the
+ *                 others wait in a barrier: they get SIGQUIT first (GASNet-1
+ *                 §4.5), node 0's handler calls gasnet_exit(7), the others'
+ *                 return -> 7, "node N caught SIGQUIT" from each but node 1
  *   forever       every node computes forever (the launcher gets a signal) */
 #include "test.h"
 
@@ -33,6 +37,16 @@ static void *exit_thread(void *arg)
     usleep(100000);
     gasnet_exit(11);
     return NULL;
+}
+
+static void on_sigquit(int sig)
+{
+    (void)sig;
+    char msg[] = "node ? caught SIGQUIT\n";
+    msg[5] = (char)('0' + gasnet_mynode() % 10);
+    ssize_t rc = write(1, msg, sizeof msg - 1);
+    (void)rc;
+    if (gasnet_mynode() == 0) gasnet_exit(7);
 }
 
 static volatile unsigned long sink;
@@ -74,6 +88,11 @@ int main(int argc, char **argv)
         BARRIER();
         gasnet_exit(0);
     } else if (!strcmp(c, "barrier")) {
+        if (me == 1) gasnet_exit(7);
+        wait_in_barrier();
+    } else if (!strcmp(c, "sigquit")) {
+        signal(SIGQUIT, on_sigquit);
+        BARRIER();
         if (me == 1) gasnet_exit(7);
         wait_in_barrier();
     } else if (!strcmp(c, "compute") || !strcmp(c, "failsafe")) {

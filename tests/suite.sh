@@ -276,6 +276,10 @@ for m in seq $([ "$FLAVOR" = asan ] || echo par); do
     t exit_${m}_failsafe 2 -T 20 -x 3 -e GASNET_EXIT_ACKWAIT=100 -e GASNET_EXITTIMEOUT=1 \
         -g 'forcing it' -- $X failsafe
     t exit_${m}_before_attach 2 -T 20 -x 13 -- $X before-attach
+    # (not under TSan, which reports the MPI calls of the gasnet_exit that
+    # the client's SIGQUIT handler makes, as the spec allows)
+    [ "$FLAVOR" = tsan ] || t exit_${m}_sigquit 3 -T 20 -x 7 -g 'node 0 caught SIGQUIT' \
+        -g 'node 2 caught SIGQUIT' -G 'node 1 caught' -- $X sigquit
 done
 t exit_par_thread 2 -T 20 -x 11 -- $B/tests/par/exit_matrix thread
 s exit_signals -T 60 -- tests/exit_signal_test.sh $B
@@ -800,6 +804,11 @@ for n in 2 3; do
 done
 t ex_clients_loopback 1 -g 'ex_clients: ok' -- $B/tests/seq/ex_clients loopback
 t ex_clients_loopback_mpi_par 3 -T 60 -e GASNET_SHM_AM=no -g 'ex_clients: ok' -- $B/tests/par/ex_clients loopback
+# rank 0 busy with round trips to itself (each runs in the call, so its
+# waits never poll) must still serve the others: every rank its own host
+# (AMs and gets over MPI), and on one host
+t ex_clients_self_poll_mpi 4 -T 60 -e GASNET_SUPERNODE_MAXSIZE=1 -g 'ex_clients: ok' -- $B/tests/seq/ex_clients self_poll
+t ex_clients_self_poll_par 3 -T 60 -g 'ex_clients: ok' -- $B/tests/par/ex_clients self_poll
 t ex_clients_ad_local 3 -T 60 -g 'ex_clients: ok' -- $B/tests/seq/ex_clients ad_local
 t ex_clients_ad_local_am_par 2 -T 60 "${AM[@]}" -g 'ex_clients: ok' -- $B/tests/par/ex_clients ad_local
 t ex_clients_flags 3 -T 60 -g 'ex_clients: ok' -- $B/tests/seq/ex_clients flags
