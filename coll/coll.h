@@ -77,7 +77,7 @@ struct gasnete_coll_op {
     uint64_t shm_word;    /* a word to post (shm_data may point here) */
     int shm_staged;       /* the payload goes through the stages instead */
     size_t shm_k[3];      /* staged: chunks posted, reduced, taken here */
-    char *shm_tmp;        /* the path's scratch (staged reductions: two chunks;
+    char *shm_tmp;        /* the path's scratch (staged reductions by slices: two chunks;
                              a leader's reduction: its host's part), freed when done */
 };
 

@@ -170,25 +170,26 @@ gex_Event_t gex_Coll_BroadcastNB(gex_TM_t tm, gex_Rank_t root, void *dst, const 
 /* ---- reductions */
 
 /* y[i] = x[i] OP y[i], in the unsigned type U for integers (wrapping,
- * never undefined). */
+ * never undefined). The operation is chosen outside the loops, so each
+ * loop is one the compiler vectorises (x and y never overlap). */
+#define EACH(EXPR)                                                                     \
+    for (size_t i = 0; i < cnt; i++) y[i] = (EXPR)
 #define COMBINE(T, U, INTEGER)                                                        \
     do {                                                                               \
-        const T *x = xv;                                                               \
-        T *y = yv;                                                                     \
-        for (size_t i = 0; i < cnt; i++) {                                             \
-            switch (op) {                                                              \
-            case GEX_OP_ADD: y[i] = (T)((U)x[i] + (U)y[i]); break;                     \
-            case GEX_OP_MULT: y[i] = (T)((U)x[i] * (U)y[i]); break;                    \
-            case GEX_OP_MIN: y[i] = x[i] < y[i] ? x[i] : y[i]; break;                  \
-            case GEX_OP_MAX: y[i] = x[i] > y[i] ? x[i] : y[i]; break;                  \
-            default: INTEGER;                                                          \
-            }                                                                          \
+        const T *restrict x = xv;                                                      \
+        T *restrict y = yv;                                                            \
+        switch (op) {                                                                  \
+        case GEX_OP_ADD: EACH((T)((U)x[i] + (U)y[i])); break;                          \
+        case GEX_OP_MULT: EACH((T)((U)x[i] * (U)y[i])); break;                         \
+        case GEX_OP_MIN: EACH(x[i] < y[i] ? x[i] : y[i]); break;                       \
+        case GEX_OP_MAX: EACH(x[i] > y[i] ? x[i] : y[i]); break;                       \
+        default: INTEGER;                                                              \
         }                                                                              \
     } while (0)
 #define BITWISE                                                                        \
-    if (op == GEX_OP_AND) y[i] = x[i] & y[i];                                         \
-    else if (op == GEX_OP_OR) y[i] = x[i] | y[i];                                     \
-    else y[i] = x[i] ^ y[i]
+    if (op == GEX_OP_AND) EACH(x[i] & y[i]);                                           \
+    else if (op == GEX_OP_OR) EACH(x[i] | y[i]);                                       \
+    else EACH(x[i] ^ y[i])
 #define NO_BITWISE (void)0
 
 static void combine(gex_DT_t dt, gex_OP_t op, const void *xv, void *yv, size_t cnt)
@@ -299,22 +300,20 @@ static void fold(void *cx, const void *a, void *b, size_t cnt)
     else combine(x->dt, x->op, a, b, cnt);
 }
 
-/* acc = acc (+) what ranks from..to-1 posted with collective n, in rank
- * order. */
+/* acc = what ranks from..to-1 posted with collective n, combined in rank
+ * order and folded from the right (x_r (+) acc for r descending, which the
+ * spec's association rule allows): the posted slots are read in place. */
 static void fold_posted(gasnete_coll_op_t *op, uint64_t n, void *acc, gex_Rank_t from, gex_Rank_t to)
 {
     reduce_t *x = op->state;
-    char tmp[GASNETE_COLL_SHM_SLOT];
-    for (gex_Rank_t r = from; r < to; r++) {
-        memcpy(tmp, gasnete_coll_shm_data(op, r, n, x->nbytes), x->nbytes);
-        fold(x, acc, tmp, x->cnt); /* tmp = acc (+) tmp */
-        memcpy(acc, tmp, x->nbytes);
-    }
+    memcpy(acc, gasnete_coll_shm_data(op, to - 1, n, x->nbytes), x->nbytes);
+    for (gex_Rank_t r = to - 1; r-- > from;)
+        fold(x, gasnete_coll_shm_data(op, r, n, x->nbytes), acc, x->cnt); /* acc = x_r (+) acc */
 }
 
 /* On the shared-memory path (shm.c): every member posted its
  * contribution; the root (ToOne) or everyone (ToAll) combines them in rank
- * order, into dst: dst = src_0, then dst = dst (+) src_r. */
+ * order, into dst. */
 static int reduce_shm(gasnete_coll_op_t *op, uint64_t n)
 {
     reduce_t *x = op->state;
@@ -322,8 +321,7 @@ static int reduce_shm(gasnete_coll_op_t *op, uint64_t n)
     if (!x->all && tm->rank != x->root) return 1;
     for (gex_Rank_t r = 0; r < tm->size; r++)
         if (!gasnete_coll_shm_entered(op, r, n)) return 0;
-    memcpy(x->dst, gasnete_coll_shm_data(op, 0, n, x->nbytes), x->nbytes);
-    fold_posted(op, n, x->dst, 1, tm->size);
+    fold_posted(op, n, x->dst, 0, tm->size);
     return 1;
 }
 
@@ -344,8 +342,12 @@ static int reduce_first(gasnete_coll_op_t *op, uint64_t n)
         if (!part) gasneti_fatalerror("%s: out of memory", op->call);
         gex_Rank_t end = op->tm->rank + 1; /* past this host's ranks */
         while (end < op->tm->size && h->of[end] == h->leaders.me) end++;
-        memcpy(part, x->src, x->nbytes);
-        fold_posted(op, n, part, op->tm->rank + 1, end);
+        if (end == op->tm->rank + 1) {
+            memcpy(part, x->src, x->nbytes);
+        } else { /* its own is not posted: the leader enters with the result */
+            fold_posted(op, n, part, op->tm->rank + 1, end);
+            fold(x, x->src, part, x->cnt);
+        }
         x->src = part;
         x->dst = result;
         x->root = h->of[x->root];

@@ -617,12 +617,22 @@ int gasnete_coll_shm_bcast_staged(gasnete_coll_op_t *op, uint64_t n, gex_Rank_t 
 
 /* REDUCTION. Every member copies its payload chunk by chunk into its ring
  * (READY), once every member has taken the result that was there (GOT).
- * Member r reduces slice r of each chunk (the r-th N-th of its elements)
- * over the members in rank order (src_0 (+) src_1 (+) ... in two private
- * chunk buffers, as GEX_OP_USER_NC needs) and writes the result over its
- * own slice (RED): nobody else reads that slice of its payload. Then each
- * member that wants the result copies slice s of the chunk from member s,
- * and every member counts it taken (GOT). */
+ * - WHOLE, where N members' chunks together are at most WHOLE_BYTES (on 2
+ *   ranks always): each member that wants the result folds every member's
+ *   chunk into dst itself, reading the rings in place (from the right,
+ *   x_r (+) acc for r descending from the last member's x: the spec lets
+ *   an implementation associate so), and counts it taken (GOT). One
+ *   hand-over per chunk.
+ * - SLICES, otherwise: member r reduces slice r of each chunk (the r-th
+ *   N-th of its elements) over the members in rank order (src_0 (+) src_1
+ *   (+) ... in two private chunk buffers) and writes the result over its
+ *   own slice (RED): nobody else reads that slice of its payload. Then
+ *   each member that wants the result copies slice s of the chunk from
+ *   member s, and every member counts it taken (GOT). Each member reads
+ *   2/N of what WHOLE reads, for one more hand-over.
+ * On 2 ranks WHOLE took 0.8-0.9x the time of SLICES at 64 KiB-1 MiB, the
+ * same at 4-32 KiB (results/coll-reduce-whole.txt). */
+#define WHOLE_BYTES (2 * GASNETE_COLL_SHM_CHUNK)
 int gasnete_coll_shm_reduce_staged(gasnete_coll_op_t *op, uint64_t n, int want, void *dst,
                                    const void *src, size_t nbytes, size_t elem,
                                    gasnete_coll_fold_t fold, void *cx)
@@ -630,9 +640,10 @@ int gasnete_coll_shm_reduce_staged(gasnete_coll_op_t *op, uint64_t n, int want, 
     const size_t E = GASNETE_COLL_SHM_CHUNK / elem, C = E * elem, total = (nbytes + C - 1) / C,
                  cnt = nbytes / elem;
     gex_Rank_t me = op->tm->rank, size = op->tm->size;
+    const int whole = (nbytes < C ? nbytes : C) * size <= WHOLE_BYTES;
     size_t *posted = &op->shm_k[0], *red = &op->shm_k[1], *got = &op->shm_k[2];
     counter_t *c = stage(op, me)->c[n % 2];
-    if (!op->shm_tmp && !(op->shm_tmp = malloc(2 * C)))
+    if (!whole && !op->shm_tmp && !(op->shm_tmp = malloc(2 * C)))
         gasneti_fatalerror("%s: out of memory for a %zu-byte reduction", op->call, nbytes);
     int moved;
     do {
@@ -643,10 +654,24 @@ int gasnete_coll_shm_reduce_staged(gasnete_coll_op_t *op, uint64_t n, int want, 
             st(&c[READY], ++*posted);
             moved = 1;
         }
+        if (whole) {
+            while (*got < *posted && least(op, n, READY, NOBODY) > *got) {
+                size_t m = cnt - *got * E < E ? cnt - *got * E : E;
+                char *acc = (char *)dst + *got * C;
+                if (want) {
+                    memcpy(acc, ring(op, size - 1, n, *got), m * elem);
+                    for (gex_Rank_t r = size - 1; r-- > 0;)
+                        fold(cx, ring(op, r, n, *got), acc, m); /* acc = x_r (+) acc */
+                }
+                st(&c[GOT], ++*got);
+                moved = 1;
+            }
+            continue;
+        }
         while (*red < *posted && least(op, n, READY, NOBODY) > *red) {
             size_t ek = cnt - *red * E < E ? cnt - *red * E : E;
             size_t a = ek * me / size, m = ek * (me + 1) / size - a, off = a * elem, len = m * elem;
-            if (m) {
+            if (m) { /* each slice copied out first: measured faster than folding in place */
                 char *acc = op->shm_tmp, *x = op->shm_tmp + C;
                 memcpy(acc, ring(op, 0, n, *red) + off, len);
                 for (gex_Rank_t r = 1; r < size; r++) {
