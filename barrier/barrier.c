@@ -342,6 +342,7 @@ static void barrier_init(void)
     team = calloc(gasneti_nodes, sizeof *team);
     if (!team) gasneti_fatalerror("barrier: out of memory");
     wanted = gasnet_getenv("GASNET_BARRIER");
+    if (wanted && !*wanted) wanted = NULL;
     if (!wanted || !strcasecmp(wanted, "AMDISSEM") || !strcasecmp(wanted, "SHM")) algorithm = DISSEM;
     else if (!strcasecmp(wanted, "AMCENTRAL")) algorithm = CENTRAL;
     else gasneti_fatalerror("GASNET_BARRIER=%s: use AMDISSEM, AMCENTRAL or SHM", wanted);

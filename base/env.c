@@ -199,9 +199,11 @@ int gasneti_getenv_yesno(const char *key, int dflt)
     return gasnett_getenv_yesno_withdefault(key, dflt);
 }
 
+/* Unset or empty: dflt. */
 const char *gasneti_getenv_str(const char *key, const char *dflt)
 {
     const char *v = gasnet_getenv(key);
+    if (v && !*v) v = NULL;
     gasneti_envdisplay(key, v ? v : dflt, v == NULL);
     return v ? v : dflt;
 }

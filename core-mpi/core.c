@@ -119,7 +119,7 @@ static int find_hosts(void)
     MPI_Allreduce(MPI_IN_PLACE, &host_leader, 1, MPI_INT, MPI_MIN, local);
     int maxsize = (int)gasneti_getenv_int("GASNET_SUPERNODE_MAXSIZE", 0, 0, INT_MAX);
     const char *rma = gasnet_getenv("GASNET_RMA");
-    if (rma && strcasecmp(rma, "auto") && strcasecmp(rma, "shm")) maxsize = 1;
+    if (rma && *rma && strcasecmp(rma, "auto") && strcasecmp(rma, "shm")) maxsize = 1;
     MPI_Comm group;
     MPI_Comm_split(local, maxsize ? local_rank / maxsize : 0, local_rank, &group);
     int nbrhd_leader = me;
@@ -510,6 +510,7 @@ static void segment_finish(void)
     gasnetc_in_mpi++;
     for (const gasneti_layer_t *const *l = gasneti_layers; *l; l++)
         if ((*l)->attach) (*l)->attach();
+    gasnetc_signals_reclaim();
     gasneti_attach_done = 1;
     gasneti_trace_attach();
     MPI_Barrier(gasnetc_comm);

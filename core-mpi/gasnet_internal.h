@@ -263,6 +263,7 @@ void gasneti_poll_wait(int *idle); /* one iteration of a wait loop */
 extern __thread int gasnetc_in_mpi;
 void gasnetc_exit_init(void);       /* at init: exit channel, on_exit */
 void gasnetc_signals_init(void);    /* at init: GASNET_FREEZE, fatal, backtrace and freeze signals (signals.c) */
+void gasnetc_signals_reclaim(void); /* after attach: the fatal-signal handlers a backend's libraries replaced */
 /* watch.c: the nodes of this host that end without exiting are reported */
 void gasnetc_watch_start(void); /* at init, collective */
 void gasnetc_watch_quiet(void); /* this node ends: peers may end too (async-signal-safe) */

@@ -16,7 +16,8 @@
  * the line. The handlers run on an alternate stack (a stack overflow is a
  * SIGSEGV too) of the thread that called init. They replace what MPI
  * installed (UCX catches SIGSEGV to print its own backtrace), as the
- * reference's do; under ASan or TSan a handler already in place (the
+ * reference's do, and are put back after attach where a library the RMA
+ * backends loaded replaced them (gasnetc_signals_reclaim); under ASan or TSan a handler already in place (the
  * sanitizer's) is kept. GASNET_NO_CATCH_SIGNAL=yes installs none of them.
  *
  * GASNET_BACKTRACE_SIGNAL=SIG (a name, USR1 or SIGUSR1, or a number): that
@@ -103,12 +104,13 @@ static void on_freeze_signal(int sig)
 #define KEEP_SANITIZER_HANDLERS 0
 #endif
 
-static void install(int sig, void (*fn)(int), int flags, int keep_existing)
+/* Installs fn for sig; returns 0 where it kept the handler in place. */
+static int install(int sig, void (*fn)(int), int flags, int keep_existing)
 {
     struct sigaction sa, old;
     if (keep_existing && sigaction(sig, NULL, &old) == 0 &&
         ((old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL))
-        return;
+        return 0;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = fn;
     sa.sa_flags = flags;
@@ -116,6 +118,24 @@ static void install(int sig, void (*fn)(int), int flags, int keep_existing)
     if (sigaction(sig, &sa, NULL) != 0)
         gasneti_fatalerror("gasnet_init: cannot install a handler for %s: %s", gasnett_signame_fromval(sig),
                            strerror(errno));
+    return 1;
+}
+
+static const int fatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+#define NFATAL (sizeof fatal / sizeof fatal[0])
+static int ours[NFATAL]; /* the fatal signals whose handler is on_fatal */
+
+/* Libraries the RMA backends load at attach may install fatal-signal
+ * handlers of their own (libfabric's psm2 provider does, and then ends a
+ * crashed node with status 1 and no report): ours are put back. */
+void gasnetc_signals_reclaim(void)
+{
+    for (size_t i = 0; i < NFATAL; i++) {
+        struct sigaction cur;
+        if (ours[i] && sigaction(fatal[i], NULL, &cur) == 0 &&
+            ((cur.sa_flags & SA_SIGINFO) || cur.sa_handler != on_fatal))
+            install(fatal[i], on_fatal, SA_ONSTACK, 0);
+    }
 }
 
 /* A signal setting: SIGNAME, NAME (any case) or a number; 0 when unset. */
@@ -163,8 +183,8 @@ void gasnetc_signals_init(void)
             stack_t ss = {.ss_sp = altstack, .ss_size = altsize, .ss_flags = 0};
             sigaltstack(&ss, NULL);
         }
-        static const int fatal[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
-        for (size_t i = 0; i < sizeof fatal / sizeof fatal[0]; i++) install(fatal[i], on_fatal, SA_ONSTACK, KEEP_SANITIZER_HANDLERS);
+        for (size_t i = 0; i < NFATAL; i++)
+            ours[i] = install(fatal[i], on_fatal, SA_ONSTACK, KEEP_SANITIZER_HANDLERS);
     }
     backtrace_signal = signal_setting("GASNET_BACKTRACE_SIGNAL");
     freeze_signal = signal_setting("GASNET_FREEZE_SIGNAL");

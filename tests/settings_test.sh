@@ -124,6 +124,20 @@ while read -r var kind prog extra ranges; do
     fi
 done <<< "$table"
 
+# yes/no and keyword settings: empty gives the default too
+for var in GASNET_VERBOSEENV GASNET_QUIET GASNET_BACKTRACE GASNET_BACKTRACE_MT GASNET_NO_CATCH_SIGNAL \
+           GASNET_FREEZE GASNET_FREEZE_ON_ERROR GASNET_DISABLE_ENVDECODE GASNET_PROGRESS_THREAD \
+           GASNET_COLL_SHM GASNET_SHM_AM GASNET_TRACELOCAL GASNET_BARRIER GASNET_RMA GASNET_BIND \
+           GASNET_BACKTRACE_SIGNAL GASNET_FREEZE_SIGNAL GASNET_BACKTRACE_NODES; do
+    cases=$((cases + 1))
+    run "$probe" GASNET_VERBOSEENV=yes "$var="
+    if [ $rc -ne 0 ]; then
+        bad "$var='': status $rc, expected the default and a passing job"
+    elif grep -E "^ENV parameter: $var = " "$log" | grep -vq '(default)$'; then
+        bad "$var='': not reported as the default"
+    fi
+done
+
 # ---- the debugging settings
 
 # VAR=VALUE [VAR=VALUE...] | the setting the message must name with its value

@@ -926,6 +926,7 @@ void gasnett_envdbl_display(const char *key, double val, int is_dflt)
 int gasnett_getenv_yesno_withdefault(const char *key, int dflt)
 {
     const char *v = gasnett_getenv(key);
+    if (v && !*v) v = NULL; /* empty: the default, as for every setting of ours */
     int r = v ? parse_yesno(v) : !!dflt;
     if (r < 0)
         gasnett_fatalerror("environment variable %s='%s' is not a yes/no value: "
