@@ -17,8 +17,9 @@
  * SIGSEGV too) of the thread that called init. They replace what MPI
  * installed (UCX catches SIGSEGV to print its own backtrace), as the
  * reference's do, and are put back after attach where a library the RMA
- * backends loaded replaced them (gasnetc_signals_reclaim); under ASan or TSan a handler already in place (the
- * sanitizer's) is kept. GASNET_NO_CATCH_SIGNAL=yes installs none of them.
+ * backends loaded replaced them (gasnetc_signals_reclaim); under ASan or
+ * TSan a handler already in place (the sanitizer's) is kept.
+ * GASNET_NO_CATCH_SIGNAL=yes installs none of them.
  *
  * GASNET_BACKTRACE_SIGNAL=SIG (a name, USR1 or SIGUSR1, or a number): that
  * signal makes the node print a backtrace of the thread it interrupts and
