@@ -633,6 +633,10 @@ int gasnete_coll_shm_bcast_staged(gasnete_coll_op_t *op, uint64_t n, gex_Rank_t 
  * On 2 ranks WHOLE took 0.8-0.9x the time of SLICES at 64 KiB-1 MiB, the
  * same at 4-32 KiB (results/coll-reduce-whole.txt). */
 #define WHOLE_BYTES (2 * GASNETE_COLL_SHM_CHUNK)
+
+/* Elements in chunk k of a cnt-element vector cut into chunks of E. */
+static size_t chunk_elems(size_t cnt, size_t E, size_t k) { return cnt - k * E < E ? cnt - k * E : E; }
+
 int gasnete_coll_shm_reduce_staged(gasnete_coll_op_t *op, uint64_t n, int want, void *dst,
                                    const void *src, size_t nbytes, size_t elem,
                                    gasnete_coll_fold_t fold, void *cx)
@@ -656,7 +660,7 @@ int gasnete_coll_shm_reduce_staged(gasnete_coll_op_t *op, uint64_t n, int want, 
         }
         if (whole) {
             while (*got < *posted && least(op, n, READY, NOBODY) > *got) {
-                size_t m = cnt - *got * E < E ? cnt - *got * E : E;
+                size_t m = chunk_elems(cnt, E, *got);
                 char *acc = (char *)dst + *got * C;
                 if (want) {
                     memcpy(acc, ring(op, size - 1, n, *got), m * elem);
@@ -669,7 +673,7 @@ int gasnete_coll_shm_reduce_staged(gasnete_coll_op_t *op, uint64_t n, int want, 
             continue;
         }
         while (*red < *posted && least(op, n, READY, NOBODY) > *red) {
-            size_t ek = cnt - *red * E < E ? cnt - *red * E : E;
+            size_t ek = chunk_elems(cnt, E, *red);
             size_t a = ek * me / size, m = ek * (me + 1) / size - a, off = a * elem, len = m * elem;
             if (m) { /* each slice copied out first: measured faster than folding in place */
                 char *acc = op->shm_tmp, *x = op->shm_tmp + C;
@@ -687,7 +691,7 @@ int gasnete_coll_shm_reduce_staged(gasnete_coll_op_t *op, uint64_t n, int want, 
             moved = 1;
         }
         while (*got < *red && least(op, n, RED, NOBODY) > *got) {
-            size_t ek = cnt - *got * E < E ? cnt - *got * E : E;
+            size_t ek = chunk_elems(cnt, E, *got);
             for (gex_Rank_t r = 0; want && r < size; r++) {
                 size_t a = ek * r / size, len = (ek * (r + 1) / size - a) * elem;
                 memcpy((char *)dst + *got * C + a * elem, ring(op, r, n, *got) + a * elem, len);

@@ -118,8 +118,8 @@ static int find_hosts(void)
     int host_leader = me;
     MPI_Allreduce(MPI_IN_PLACE, &host_leader, 1, MPI_INT, MPI_MIN, local);
     int maxsize = (int)gasneti_getenv_int("GASNET_SUPERNODE_MAXSIZE", 0, 0, INT_MAX);
-    const char *rma = gasnet_getenv("GASNET_RMA");
-    if (rma && *rma && strcasecmp(rma, "auto") && strcasecmp(rma, "shm")) maxsize = 1;
+    const char *rma = gasneti_getenv_str("GASNET_RMA", "auto");
+    if (strcasecmp(rma, "auto") && strcasecmp(rma, "shm")) maxsize = 1;
     MPI_Comm group;
     MPI_Comm_split(local, maxsize ? local_rank / maxsize : 0, local_rank, &group);
     int nbrhd_leader = me;
