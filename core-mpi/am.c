@@ -269,8 +269,32 @@ void gasnete_am_request(gasneti_tm_t tm, gex_EP_Location_t loc, int category, in
     ammpi_msg_t m = {category, (int)loc.gex_rank, loc.gex_ep_index, tm->ep->index, handler, src, n,
                      dest_addr, nargs, args, 0, lc};
     gasneti_flush(); /* puts and gets this thread issued earlier go first */
-    GASNETI_TRACE_AM("library AM Request", &m, loc.gex_rank, 0);
-    must(gasnetc_request(&m), "request");
+    must(gasnete_am_send(&m), "request");
+}
+
+int gasnete_am_send(const ammpi_msg_t *m)
+{
+    GASNETI_TRACE_AM("library AM Request", m, (unsigned)m->dest, 0);
+    return gasnetc_request(m);
+}
+
+void gasnete_am_commit(ammpi_prep_t *p, int handler, size_t n, const int32_t *args)
+{
+    if (GASNETI_TS_ON('A')) {
+        ammpi_msg_t m = p->msg;
+        m.handler = handler;
+        m.src = p->offer;
+        m.nbytes = n;
+        m.args = args;
+        unsigned peer = (unsigned)m.dest;
+        if (p->tok) {
+            ammpi_token_info_t ti;
+            ammpi_token_info(p->tok, &ti);
+            peer = (unsigned)ti.src;
+        }
+        GASNETI_TRACE_AM(p->tok ? "library AM Reply" : "library AM Request", &m, peer, 0);
+    }
+    ammpi_commit(p, handler, n, NULL, args);
 }
 
 void gasnete_am_reply(ammpi_token_t tok, int category, int handler, const void *src, size_t n,

@@ -231,6 +231,11 @@ void gasnete_am_request(gasneti_tm_t tm, gex_EP_Location_t loc, int category, in
                         const void *src, size_t n, void *dest_addr, uint32_t *lc, int nargs, ...);
 void gasnete_am_reply(ammpi_token_t tok, int category, int handler, const void *src, size_t n,
                       void *dest_addr, int nargs, ...);
+/* The same for a request the caller built (m) or a request or reply it
+ * wrote in place into what ammpi_prepare lent (p): traced and counted as
+ * the library's own. gasnete_am_send returns gasnetc_request's code. */
+int gasnete_am_send(const ammpi_msg_t *m);
+void gasnete_am_commit(ammpi_prep_t *p, int handler, size_t n, const int32_t *args);
 
 /* The layers, as gasneti_client_init received them (NULL-terminated). */
 extern const gasneti_layer_t *const *gasneti_layers;

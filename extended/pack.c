@@ -164,7 +164,7 @@ static void send_batch(batch_t *b, int immediate)
                      immediate ? AMMPI_IMMEDIATE : 0, NULL};
     b->used = 0;
     b->s = NULL;
-    int rc = gasnetc_request(&m);
+    int rc = gasnete_am_send(&m);
     if (rc == AMMPI_OK) return;
     if (!immediate)
         gasneti_fatalerror("the library's AM request (a packed RMA batch to node %u) failed: "
@@ -328,7 +328,7 @@ static void pack_h(ammpi_token_t tok, void *buf, size_t n, int32_t s_hi, int32_t
     }
     if (total) {
         int32_t args[2] = {s_hi, s_lo};
-        ammpi_commit(&prep, GASNETE_H_PACK_DATA, total, NULL, args);
+        gasnete_am_commit(&prep, GASNETE_H_PACK_DATA, total, args);
     } else {
         gasnete_am_reply(tok, AMMPI_SHORT, GASNETE_H_PACK_ACK, NULL, 0, NULL, 2, s_hi, s_lo);
     }

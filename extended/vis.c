@@ -588,7 +588,7 @@ static char *request_prepare(ammpi_prep_t *p, gex_EP_Location_t loc, int src_ep,
 static void request_commit(ammpi_prep_t *p, int handler, size_t n, const int32_t *args)
 {
     gasnetc_in_mpi++;
-    ammpi_commit(p, handler, n, NULL, args);
+    gasnete_am_commit(p, handler, n, args);
     gasnetc_in_mpi--;
 }
 
@@ -597,7 +597,7 @@ static void request_short(gex_EP_Location_t loc, int src_ep, int handler, int32_
     int32_t args[2] = {a0, a1};
     ammpi_msg_t m = {AMMPI_SHORT, (int)loc.gex_rank, loc.gex_ep_index, src_ep, handler, NULL, 0,
                      NULL, 2, args, 0, NULL};
-    must(gasnetc_request(&m), "request");
+    must(gasnete_am_send(&m), "request");
 }
 
 static inline void put64(char *p, uint64_t v) { memcpy(p, &v, 8); }
@@ -976,7 +976,7 @@ static void get_h(ammpi_token_t tok, void *buf, size_t n, int32_t fmt, int32_t r
         out += len;
     }
     int32_t args[6] = {r_hi, r_lo, i_hi, i_lo, o_hi, o_lo};
-    ammpi_commit(&prep, H_GET_REPLY, total, NULL, args);
+    gasnete_am_commit(&prep, H_GET_REPLY, total, args);
 }
 
 static void get_reply_h(ammpi_token_t tok, void *buf, size_t n, int32_t r_hi, int32_t r_lo,

@@ -30,6 +30,13 @@ def fields(words):
     return {words[i]: int(words[i + 1]) for i in range(0, len(words) - 1, 2)}
 
 
+def category_call(rest):
+    """['A', 'library', 'AM', 'Request', 'count', ...] -> ('A', 'library AM Request', ['count', ...]):
+    a call's name may have several words; its fields start at 'count'."""
+    at = rest.index("count")
+    return rest[0], " ".join(rest[1:at]), rest[at:]
+
+
 def last_block(path):
     node, block, notes = None, [], []
     with open(path) as f:
@@ -115,9 +122,9 @@ def main(paths, plot_to=None):
         for w in block:
             kind, rest = w[0], w[1:]
             if kind == "size":
-                cat, call = rest[0], rest[1]
+                cat, call, rest = category_call(rest)
                 hist_at = rest.index("hist")
-                f = fields(rest[2:hist_at])
+                f = fields(rest[:hist_at])
                 s = sizes[(cat, call)]
                 s["count"] += f["count"]
                 s["bytes"] += f["bytes"]
@@ -127,7 +134,8 @@ def main(paths, plot_to=None):
                     lo, c = b.split(":")
                     s["hist"][int(lo)] += int(c)
             elif kind == "time":
-                cat, call, f = rest[0], rest[1], fields(rest[2:])
+                cat, call, rest = category_call(rest)
+                f = fields(rest)
                 t = times[(cat, call)]
                 t["count"] += f["count"]
                 t["total"] += f["total_ns"]
@@ -137,7 +145,8 @@ def main(paths, plot_to=None):
                     t["worst"] = (f["total_ns"], node)
                 waited[node][cat] += f["total_ns"]
             elif kind == "count":
-                counts[(rest[0], rest[1])] += fields(rest[2:])["count"]
+                cat, call, rest = category_call(rest)
+                counts[(cat, call)] += fields(rest)["count"]
             elif kind == "peer":
                 pairs.append((node, int(rest[0]), fields(rest[1:])))
     if not nodes:

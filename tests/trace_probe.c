@@ -3,7 +3,8 @@
  * Built with GASNET_SRCLINES, so each call records its line here.
  *
  * Each node: one 8-byte gex_RMA_PutBlocking and one 1000-byte NBI put to
- * the next node, one 16-byte blocking get from it, one put to itself, an
+ * the next node, one 16-byte blocking get and one 32-byte NBI get from
+ * it (over the AM path: a packed put and get), one put to itself, an
  * AM request Short (handler 200, answered by a reply on 201) to the next
  * node, a barrier, GASNETT_TRACE_PRINTF("probe says 42"), a stats note
  * and dump. Then, with A taken out of the trace mask, an AM on handler
@@ -60,6 +61,8 @@ int main(int argc, char **argv)
     CHECK_OK(gex_RMA_PutNBI(tm, next, theirs + 4096, buf, 1000, GEX_EVENT_DEFER, 0));
     gex_NBI_Wait(GEX_EC_ALL, 0);
     CHECK_OK(gex_RMA_GetBlocking(tm, buf, next, theirs, 16, 0));
+    CHECK_OK(gex_RMA_GetNBI(tm, buf + 512, next, theirs + 4096, 32, 0));
+    gex_NBI_Wait(GEX_EC_ALL, 0);
     CHECK_OK(gex_RMA_PutBlocking(tm, me, mine + 8192, buf, 4, 0));
     CHECK_OK(gex_AM_RequestShort0(tm, next, H_PING, 0));
     GASNET_BLOCKUNTIL(__atomic_load_n(&pongs, __ATOMIC_RELAXED) == 1);

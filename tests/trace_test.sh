@@ -76,14 +76,14 @@ for n in 0 1 2; do
     has "$s" "^size G gex_RMA_GetBlocking count 1 bytes 16 min 16 max 16 hist 16:1$" "get sizes"
     has "$s" "^size A gex_AM_RequestShort count 2 bytes 0 " "AM counts"
     has "$s" "^time B gex_Coll_BarrierNB|^time S gex_Event_Wait count [0-9]+ total_ns [0-9]+ min_ns [0-9]+ mean_ns [0-9]+ max_ns [0-9]+$" "wait times"
-    has "$s" "^peer $next puts 3 put_bytes 1032 gets 1 get_bytes 16 ams 2 am_bytes 0$" "per-peer table"
+    has "$s" "^peer $next puts 3 put_bytes 1032 gets 2 get_bytes 48 ams 2 am_bytes 0$" "per-peer table"
     has "$s" "^note probe note 7$" "GASNETT_STATS_PRINTF"
 done
 if scripts/stats-summary.py "$dir"/s.* > "$dir/summary" 2>&1; then
     has "$dir/summary" "^GASNet statistics of 3 node" "summary"
     has "$dir/summary" "^  P gex_RMA_PutNBI +3 +3000 +1000 +1000  512:3$" "summary of the NBI puts"
     has "$dir/summary" "^  P gex_RMA_PutBlocking +9 +108 +4 +24  4:3 8:3 16:3$" "summary of the blocking puts"
-    has "$dir/summary" "^ +[0-2] +[0-2] +3 +1032 +1 +16 +2 +0$" "summary's busiest peers"
+    has "$dir/summary" "^ +[0-2] +[0-2] +3 +1032 +2 +48 +2 +0$" "summary's busiest peers"
     has "$dir/summary" "^  S gex_Event_Wait " "summary's waits"
     has "$dir/summary" "^note from node [0-2]: probe note 7$" "summary's notes"
 else
@@ -143,13 +143,30 @@ run 2 GASNET_TRACEFILE="$dir/t.%" GASNET_TRACELOCAL=no -- $probe
 [ $rc -eq 0 ] || bad "TRACELOCAL=no: exit status $rc"
 lacks "$dir/t.0" " [PG] gex_RMA" "TRACELOCAL=no"
 has "$log" "trace_probe: node 0 .* tracelocal 0" "TRACELOCAL=no read back"
-run 2 GASNET_TRACEFILE="$dir/t.%" GASNET_TRACELOCAL=no GASNET_RMA=am -- $probe
+run 2 GASNET_TRACEFILE="$dir/t.%" GASNET_STATSFILE="$dir/s.%" GASNET_TRACELOCAL=no GASNET_RMA=am -- $probe
 [ $rc -eq 0 ] || bad "TRACELOCAL=no over AM: exit status $rc"
 has "$dir/t.0" " P gex_RMA_PutBlocking peer 1 bytes 8 " "TRACELOCAL=no, RMA over AM"
 lacks "$dir/t.0" " P gex_RMA_PutBlocking peer 0 " "TRACELOCAL=no, put to itself"
-# the library's own AMs (a put over the AM path is one) are traced too
+# the library's own AMs (a put over the AM path is one, a packed batch
+# and its reply too) are traced: each library handler node 1 ran for
+# node 0 (indices below the client's 200) is one node 0 sent, and the
+# other way for replies
 has "$dir/t.0" " A library AM Request request (Short|Medium|Long) peer 1 handler [0-9]+ bytes [0-9]+ " "library AM request"
 has "$dir/t.1" " A library AM Reply reply (Short|Medium|Long) peer 0 handler [0-9]+ " "library AM reply"
+handlers() { grep -Eo -- "$2 handler [0-9]+" "$1" | awk '$NF < 200 { print $NF }' | sort -u; }
+for pair in "request:1:0" "reply:0:1"; do
+    IFS=: read -r kind runner sender <<< "$pair"
+    cap=${kind^}
+    missing=$(comm -23 <(handlers "$dir/t.$runner" " A handler\($kind\) [A-Za-z]+ from $sender ep [0-9]+") \
+                       <(handlers "$dir/t.$sender" " A library AM $cap $kind [A-Za-z]+ peer $runner"))
+    [ -z "$missing" ] || bad "library AM ${kind}s run on node $runner but not traced on node $sender: handler(s) $missing"
+done
+# and the summary reads the library's rows, whose names have spaces
+if scripts/stats-summary.py "$dir"/s.* > "$dir/summary" 2>&1; then
+    has "$dir/summary" "^  A library AM Request +[0-9]+ " "summary of the library's AMs"
+else
+    bad "stats-summary.py failed on the library's AMs: $(cat "$dir/summary")"
+fi
 
 # 6. bad values: the job fails, the message names the variable and value
 for case in "GASNET_TRACEMASK=PQ" "GASNET_TRACEMASK=p" "GASNET_STATSMASK=^x" "GASNET_TRACENODES=1-x" \
