@@ -67,8 +67,9 @@ struct gasnete_coll_op {
     uint64_t shm_n; /* this collective's number there (0: not on it) */
     int shm_phase;
     int (*shm_run)(gasnete_coll_op_t *op, uint64_t n); /* NULL: the AM algorithm */
-    /* on a team over several hosts, a host's leader (or a broadcast's
-     * root) does its part between hosts before it enters (NULL: none): 1
+    /* what must be done before this member enters (NULL: nothing): on a
+     * team over several hosts, a host's leader's (or a broadcast's
+     * root's) part between hosts; a GASNet-1 IN_ALLSYNC's barrier. 1
      * once done; shm_first_step is its state */
     int (*shm_first)(gasnete_coll_op_t *op, uint64_t n);
     int shm_first_step;

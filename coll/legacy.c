@@ -18,7 +18,9 @@
  * load), as pieces; on the shared-memory path, when what a member posts
  * fits a slot (a scatter's or an exchange's n blocks, one block of the
  * others), every member posts its src in its slot and each copies the
- * blocks it needs out of the others' slots.
+ * blocks it needs out of the others' slots. A member posts as it enters
+ * there, so under IN_ALLSYNC the barrier runs before (op->shm_first):
+ * another member's puts to its src until the last has entered count.
  */
 #include "coll.h"
 
@@ -154,21 +156,25 @@ static int legacy_progress(gasnete_coll_op_t *op)
     }
 }
 
-/* A broadcast on the shared-memory path: entering is this member's call,
- * so IN_ALLSYNC waits for every member to have entered. */
+/* IN_ALLSYNC on the shared-memory path: a member posts its src in its
+ * slot as it enters there, so the barrier comes first (op->shm_first). */
+static int in_barrier_first(gasnete_coll_op_t *op, uint64_t n)
+{
+    legacy_t *x = op->state;
+    (void)n;
+    if (!gasnete_coll_barrier_step(op, TAG_IN, &x->bstep)) return 0;
+    x->bstep = 0;
+    return 1;
+}
+
+/* A broadcast on the shared-memory path. */
 static int legacy_bcast_shm(gasnete_coll_op_t *op, uint64_t n)
 {
     legacy_t *x = op->state;
     switch (x->phase) {
     case 0:
-        if (x->flags & GASNET_COLL_IN_ALLSYNC)
-            for (gex_Rank_t r = 0; r < op->tm->size; r++)
-                if (!gasnete_coll_shm_entered(op, r, n)) return 0;
-        x->phase = 1;
-        /* fall through */
-    case 1:
         if (!gasnete_coll_bcast_shm(op, n, &x->b)) return 0;
-        x->phase = 2;
+        x->phase = 1;
         /* fall through */
     default:
         return !(x->flags & GASNET_COLL_OUT_ALLSYNC) || gasnete_coll_barrier_step(op, TAG_OUT, &x->bstep);
@@ -186,12 +192,6 @@ static int legacy_blocks_shm(gasnete_coll_op_t *op, uint64_t n)
     int receives = x->kind != GATHER || me == x->root;
     switch (x->phase) {
     case 0:
-        if (x->flags & GASNET_COLL_IN_ALLSYNC)
-            for (gex_Rank_t r = 0; r < size; r++)
-                if (!gasnete_coll_shm_entered(op, r, n)) return 0;
-        x->phase = 1;
-        /* fall through */
-    case 1:
         for (; receives && x->next < size; x->next++) {
             gex_Rank_t i = x->next;
             if (x->kind == SCATTER && i != x->root) continue;
@@ -199,7 +199,7 @@ static int legacy_blocks_shm(gasnete_coll_op_t *op, uint64_t n)
             const char *from = gasnete_coll_shm_data(op, i, n, posted);
             memcpy(x->dst + dst_off(x, i), from + src_off(x, me), x->nb);
         }
-        x->phase = 2;
+        x->phase = 1;
         /* fall through */
     default:
         return !(x->flags & GASNET_COLL_OUT_ALLSYNC) || gasnete_coll_barrier_step(op, TAG_OUT, &x->bstep);
@@ -290,6 +290,7 @@ static gex_Event_t legacy_nb(int kind, gasnet_team_handle_t team, gasnet_image_t
         op->shm_run = legacy_bcast_shm;
     if (one_host && kind != BROADCAST && legacy_blocks_shm_prepare(op, x))
         op->shm_run = legacy_blocks_shm;
+    if (op->shm_run && (flags & GASNET_COLL_IN_ALLSYNC)) op->shm_first = in_barrier_first;
     return gasnete_coll_start_nb(op);
 }
 

@@ -19,6 +19,8 @@
  *   that precedes the call (IN_NOSYNC lets data move as soon as any
  *   member has entered);
  * - all five in flight at once, synced with gasnet_coll_wait_sync_all;
+ * - IN_ALLSYNC holding data back until the last member enters, whose
+ *   puts to every member's src just before are what arrives;
  * - the team barriers on GASNET_TEAM_ALL;
  * - the tuning hooks (nothing to tune here, gasnet_coll.h): the tree-class
  *   count, the setters (the collectives still work after them), and the
@@ -58,10 +60,11 @@ static unsigned seed_of(int kind, unsigned base, gasnet_node_t r, size_t blk)
     return base + (unsigned)(kind == EXCHANGE ? r * n + blk : kind == SCATTER ? blk : r);
 }
 
-static void fill_src(int kind, char *src, size_t nb, unsigned base)
+/* Rank r's src. */
+static void fill_src(int kind, char *src, size_t nb, unsigned base, gasnet_node_t r)
 {
     size_t blocks = src_size(kind, nb) / nb;
-    for (size_t b = 0; b < blocks; b++) test_fill(src + b * nb, nb, seed_of(kind, base, me, b));
+    for (size_t b = 0; b < blocks; b++) test_fill(src + b * nb, nb, seed_of(kind, base, r, b));
 }
 
 /* Checks rank r's dst (a copy in buf): 1 if r has a result to check. */
@@ -122,7 +125,7 @@ static void one_case(int kind, int in, int out, int in_seg, size_t nb, gasnet_no
     CHECK(src && dst, "out of memory");
     CHECK(!in_seg || (ssz <= dst_off - SRC_OFF && dsz <= segsize - dst_off),
           "the test's segment layout is too small for %zu-byte blocks on %u ranks", nb, n);
-    fill_src(kind, src, nb, base);
+    fill_src(kind, src, nb, base, me);
     memset(dst, 0xEE, dsz);
     int flags = ins[in] | outs[out] | GASNET_COLL_LOCAL |
                 (in_seg ? GASNET_COLL_DST_IN_SEGMENT | GASNET_COLL_SRC_IN_SEGMENT : 0);
@@ -172,7 +175,7 @@ static void in_flight(size_t nb)
         src[k] = malloc(src_size(k, nb));
         dst[k] = malloc(dst_size(k, nb));
         CHECK(src[k] && dst[k], "out of memory");
-        fill_src(k, src[k], nb, base + (unsigned)k * 1000);
+        fill_src(k, src[k], nb, base + (unsigned)k * 1000, me);
     }
     BARRIER();
     for (int k = 0; k < NKINDS; k++)
@@ -185,6 +188,38 @@ static void in_flight(size_t nb)
         free(dst[k]);
     }
     BARRIER();
+}
+
+/* IN_ALLSYNC: no data moves before every member has entered. The last
+ * rank, before it enters, rewrites every member's src (in the segment)
+ * with blocking puts; the others are inside the call by then (it sleeps
+ * first), so every dst must hold what it wrote. */
+static void in_allsync(size_t nb)
+{
+    for (int kind = 0; kind < NKINDS; kind++) {
+        unsigned before = (unsigned)(ncases++ * 17), after = before + 9;
+        size_t ssz = src_size(kind, nb);
+        char *src = seg + SRC_OFF, *dst = malloc(dst_size(kind, nb)), *fresh = malloc(ssz);
+        CHECK(dst && fresh, "out of memory");
+        fill_src(kind, src, nb, before, me);
+        char what[96];
+        snprintf(what, sizeof what, "%s of %zu-byte blocks, IN_ALLSYNC, src rewritten by the last to enter",
+                 kind_names[kind], nb);
+        BARRIER();
+        if (me == n - 1) {
+            usleep(50000);
+            for (gasnet_node_t r = 0; r < n; r++) {
+                fill_src(kind, fresh, nb, after, r);
+                gasnet_put(r, (char *)test_segments[r].addr + SRC_OFF, fresh, ssz);
+            }
+        }
+        blocking(kind, dst, 0, src, nb,
+                 GASNET_COLL_IN_ALLSYNC | GASNET_COLL_OUT_MYSYNC | GASNET_COLL_LOCAL | GASNET_COLL_SRC_IN_SEGMENT);
+        check_dst(kind, dst, me, 0, nb, after, what);
+        BARRIER();
+        free(dst);
+        free(fresh);
+    }
 }
 
 static void bad(const char *what)
@@ -300,6 +335,8 @@ int main(int argc, char **argv)
      * place), each sync flag once */
     for (int sync = 0; sync < 3; sync++) one_case(BROADCAST, sync, sync, 1, MAX_BROADCAST, n - 1, sync + 1);
     in_flight(3000);
+    in_allsync(8);
+    in_allsync(3000);
 
     gasnet_coll_barrier_notify(GASNET_TEAM_ALL, 42, 0);
     CHECK_OK(gasnet_coll_barrier_wait(GASNET_TEAM_ALL, 42, 0));
