@@ -366,9 +366,9 @@ void gasnete_put_val(gasneti_op_t *op, gasneti_tm_t tm, gex_Rank_t rank, void *d
 {
     check_val_size(call, n);
     gex_EP_Location_t loc = check_remote(call, tm, rank, dest, n, dest);
-    GASNETI_TRACE_XFER('P', call, loc.gex_rank, dest, NULL, n);
     uint64_t bytes = 0;
     store_value(&bytes, value, n); /* the value's n bytes, as they lie in memory */
+    GASNETI_TRACE_XFER('P', call, loc.gex_rank, dest, &bytes, n);
     gasneti_route_t r;
     gasneti_route(loc, &r);
     switch (r.how) {

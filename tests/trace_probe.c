@@ -4,9 +4,9 @@
  *
  * Each node: one 8-byte gex_RMA_PutBlocking and one 1000-byte NBI put to
  * the next node, one 16-byte blocking get and one 32-byte NBI get from
- * it (over the AM path: a packed put and get), one put to itself, an
- * AM request Short (handler 200, answered by a reply on 201) to the next
- * node, a barrier, GASNETT_TRACE_PRINTF("probe says 42"), a stats note
+ * it (over the AM path: a packed put and get), two puts to itself (one
+ * of a value), an AM request Short (handler 200, answered by a reply on
+ * 201) to the next node, a barrier, GASNETT_TRACE_PRINTF("probe says 42"), a stats note
  * and dump. Then, with A taken out of the trace mask, an AM on handler
  * 202 (which must not be traced) and a put of 24 bytes (which must).
  * It prints the masks it saw, and "trace_probe: ok". */
@@ -64,6 +64,7 @@ int main(int argc, char **argv)
     CHECK_OK(gex_RMA_GetNBI(tm, buf + 512, next, theirs + 4096, 32, 0));
     gex_NBI_Wait(GEX_EC_ALL, 0);
     CHECK_OK(gex_RMA_PutBlocking(tm, me, mine + 8192, buf, 4, 0));
+    CHECK_OK(gex_RMA_PutBlockingVal(tm, me, mine + 8200, 0x0a0b0c0d, 4, 0));
     CHECK_OK(gex_AM_RequestShort0(tm, next, H_PING, 0));
     GASNET_BLOCKUNTIL(__atomic_load_n(&pongs, __ATOMIC_RELAXED) == 1);
     gex_Event_Wait(gex_Coll_BarrierNB(tm, 0));

@@ -56,6 +56,7 @@ for n in 0 1 2; do
     has "$f" "${line}P gex_RMA_PutNBI peer $next bytes 1000 " "NBI put"
     has "$f" "${line}G gex_RMA_GetBlocking peer $next bytes 16 " "get"
     has "$f" "${line}P gex_RMA_PutBlocking peer $n bytes 4 " "put to itself (tracelocal)"
+    has "$f" "${line}P gex_RMA_PutBlockingVal peer $n bytes 4 dst 0x[0-9a-f]+ src 0x[0-9a-f]+ data=0d0c0b0a " "value put's data"
     has "$f" "${line}A gex_AM_RequestShort request Short peer $next handler 200 bytes 0 dst \(nil\) args 0 flags 0x0 \[.*trace_probe.c:[0-9]+\]$" "AM request"
     has "$f" "${line}A handler\(request\) Short from [0-9]+ ep 0 handler 200" "AM request handler run"
     has "$f" "${line}A gex_AM_ReplyShort reply Short peer [0-9]+ handler 201 " "AM reply"
