@@ -358,7 +358,8 @@ static void at_process_exit(int status, void *arg)
 /* Termination signals: as the spec has it, SIGTERM, SIGINT and SIGHUP
  * become SIGQUIT, which the client may catch; if it does not, the node
  * ends with status 128 + the signal and the launcher ends the rest. Only
- * async-signal-safe calls here. */
+ * async-signal-safe calls here, but for the trace's last line where a
+ * trace is written (gasneti_trace_signal). */
 static volatile sig_atomic_t first_signal;
 
 static void on_sigquit(int sig)
@@ -376,6 +377,7 @@ static void on_termination(int sig)
 {
     gasnetc_watch_quiet(); /* the other nodes are likely ending the same way */
     if (!first_signal) first_signal = sig;
+    gasneti_trace_signal(sig);
     raise(SIGQUIT);
 }
 

@@ -67,6 +67,7 @@ static void on_fatal(int sig)
     snprintf(msg, sizeof msg, "*** Caught a fatal signal (proc %u of %u, pid %d, host %s): %s(%d)\n",
              gasneti_mynode, gasneti_nodes, (int)getpid(), host, name ? name : "signal", sig);
     say(msg);
+    gasneti_trace_signal(sig);
     if (!gasneti_fatalerror_seen()) {
         if (freeze_on_error) gasnett_freezeForDebuggerNow(&gasneti_frozen, "gasneti_frozen");
         if (gasneti_backtrace_enabled())

@@ -532,6 +532,15 @@ void gasneti_trace_fatal(const char *msg)
     fflush(trace_out);
 }
 
+void gasneti_trace_signal(int sig)
+{
+    if (!trace_out || ftrylockfile(trace_out) != 0) return; /* a line half written: let it be */
+    const char *name = gasnett_signame_fromval(sig);
+    trace_linef('U', "signal", "%s(%d)", name ? name : "signal", sig);
+    fflush(trace_out); /* (the lock is recursive) */
+    funlockfile(trace_out);
+}
+
 void gasneti_trace_finish(int code)
 {
     static int done;

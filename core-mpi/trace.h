@@ -53,6 +53,10 @@ void gasneti_trace_init(void);   /* after the environment is known */
 void gasneti_trace_attach(void); /* after attach: the segment, and whether the inline path is off (I) */
 void gasneti_trace_finish(int code); /* at exit: stats written, files closed */
 void gasneti_trace_fatal(const char *msg); /* a fatal error: said and flushed */
+/* A fatal or termination signal: said and flushed, unless the file's lock
+ * is held (a thread, or the one interrupted, is writing a line). A last
+ * act, like the rest of the signal handlers: not async-signal-safe. */
+void gasneti_trace_signal(int sig);
 int gasneti_trace_hooks_wanted(void);  /* handler runs observed (ammpi hooks) */
 int gasneti_trace_wants_rma(void); /* every put and get must reach the library */
 void gasneti_trace_set_hooks(ammpi_ep_t *ep); /* handler runs (A), where wanted */

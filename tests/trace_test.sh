@@ -7,7 +7,8 @@
 # GASNET_TRACENODES selection, mask inversion, '%' substitution, a file
 # shared by all nodes, stdout, GASNET_TRACELOCAL, the masks the program
 # reads and sets, the stats tables and their merged summary; bad values of
-# each setting fail with a message naming the variable. Then a few of the
+# each setting fail with a message naming the variable; a node that dies
+# of SIGSEGV keeps its trace and says so. Then a few of the
 # suite's programs run with every category traced and counted, a file per
 # node, and must pass with whole files. Prints "trace_test: N cases ok" or
 # the failures.
@@ -168,6 +169,13 @@ if scripts/stats-summary.py "$dir"/s.* > "$dir/summary" 2>&1; then
 else
     bad "stats-summary.py failed on the library's AMs: $(cat "$dir/summary")"
 fi
+
+# 5b. a node that dies of a fatal signal still writes what it traced,
+#     and the signal, without GASNET_TRACEFLUSH
+run 2 GASNET_TRACEFILE="$dir/t.%" -- $build/tests/seq/exit_matrix crash
+[ $rc -ne 0 ] || bad "crash traced: the job passed"
+tail -n1 "$dir/t.1" 2>/dev/null | grep -Eq ' U signal SIGSEGV\(11\)$' ||
+    bad "crash traced: t.1 does not end with the signal: $(tail -n1 "$dir/t.1" 2>&1)"
 
 # 6. bad values: the job fails, the message names the variable and value
 for case in "GASNET_TRACEMASK=PQ" "GASNET_TRACEMASK=p" "GASNET_STATSMASK=^x" "GASNET_TRACENODES=1-x" \
