@@ -341,13 +341,18 @@ static void count(char cat, char kind, const char *call, uint64_t v, int peer, i
     pthread_mutex_unlock(&stats_lock);
 }
 
-/* Under stats_lock, which gasneti_trace_finish holds to close the file. */
+/* Under stats_lock, which gasneti_trace_finish holds to close the file.
+ * The block is formatted in memory and written with one write(): in a
+ * file shared by the nodes (opened to append) blocks never mix, and
+ * stats-summary.py can tell whose each is. */
 static void write_stats(const char *why)
 {
     uint64_t t = gasneti_trace_now() - t_start;
     pthread_mutex_lock(&stats_lock);
-    FILE *f = stats_out;
-    if (!f) {
+    FILE *out = stats_out, *f;
+    char *block = NULL;
+    size_t len = 0;
+    if (!out || !(f = open_memstream(&block, &len))) {
         pthread_mutex_unlock(&stats_lock);
         return;
     }
@@ -382,7 +387,14 @@ static void write_stats(const char *why)
             fprintf(f, " %s %llu", peer_names[k], (unsigned long long)peers[p][k]);
         fputc('\n', f);
     }
-    fflush(f);
+    fclose(f);
+    fflush(out);
+    for (size_t off = 0; off < len;) {
+        ssize_t n = write(fileno(out), block + off, len - off);
+        if (n <= 0 && errno != EINTR) break;
+        if (n > 0) off += (size_t)n;
+    }
+    free(block);
     pthread_mutex_unlock(&stats_lock);
 }
 

@@ -12,9 +12,10 @@ each other node (puts and AM payloads; gets counted for the node that
 fetched) as a matrix, and each node's time in waits, barriers,
 collectives and locks.
 
-Each file's last block (the one written at exit, or the last
-GASNETT_STATS_DUMP) counts; a block starts with a "# GASNet statistics"
-line. Exits non-zero when no file holds a block."""
+Each node's last block (the one written at exit, or the last
+GASNETT_STATS_DUMP) counts, in a file of its own or one the nodes shared;
+a block starts with a "# GASNet statistics" line. Exits non-zero when no
+file holds a block."""
 import os
 import re
 import subprocess
@@ -37,18 +38,24 @@ def category_call(rest):
     return rest[0], " ".join(rest[1:at]), rest[at:]
 
 
-def last_block(path):
-    node, block, notes = None, [], []
+def last_blocks(path):
+    """{node: (its last block's rows, its notes)} of one file: a node's
+    own, or one the nodes shared (each block is written whole)."""
+    nodes, node, pending = {}, None, []  # notes precede the next block of their node
     with open(path) as f:
         for line in f:
             m = HEADER.match(line)
             if m:
-                node, block = int(m.group(2)), []
+                node = int(m.group(2))
+                nodes[node] = ([], (nodes[node][1] if node in nodes else []) + pending)
+                pending = []
             elif line.startswith("note "):
-                notes.append(line[5:].rstrip("\n"))
+                pending.append(line[5:].rstrip("\n"))
             elif node is not None and line.strip():
-                block.append(line.split())
-    return node, block, notes
+                nodes[node][0].append(line.split())
+    if pending and node is not None:
+        nodes[node][1].extend(pending)
+    return nodes
 
 
 def size_text(hist):
@@ -113,10 +120,10 @@ def main(paths, plot_to=None):
     pairs = []
     notes = []
     nodes = 0
+    blocks = {}
     for path in paths:
-        node, block, node_notes = last_block(path)
-        if node is None:
-            continue
+        blocks.update(last_blocks(path))
+    for node, (block, node_notes) in sorted(blocks.items()):
         nodes += 1
         notes += [(node, n) for n in node_notes]
         for w in block:

@@ -135,6 +135,15 @@ run 2 GASNET_TRACEFILE="$dir/all" GASNET_TRACEMASK=PU -- $probe
 has "$dir/all" "^[0-9.]+ 0 T[0-9]+ P gex_RMA_PutBlocking peer 1 bytes 8 " "shared file, node 0"
 has "$dir/all" "^[0-9.]+ 1 T[0-9]+ P gex_RMA_PutBlocking peer 0 bytes 8 " "shared file, node 1"
 [ "$(grep -Ec ' U exit code 0( \[.*\])?$' "$dir/all")" = 2 ] || bad "shared file: not one exit line per node"
+# a stats file the nodes share: whole blocks, which the summary tells apart
+run 3 GASNET_STATSFILE="$dir/all" -- $probe
+[ $rc -eq 0 ] || bad "shared stats file: exit status $rc"
+if scripts/stats-summary.py "$dir/all" > "$dir/summary" 2>&1; then
+    has "$dir/summary" "^GASNet statistics of 3 node" "summary of a shared stats file"
+    has "$dir/summary" "^  P gex_RMA_PutBlocking +9 +108 +4 +24  4:3 8:3 16:3$" "summary of a shared stats file's puts"
+else
+    bad "stats-summary.py failed on a shared file: $(cat "$dir/summary")"
+fi
 run 2 GASNET_TRACEFILE=stdout GASNET_TRACEMASK=H -- $probe
 [ $rc -eq 0 ] || bad "stdout: exit status $rc"
 [ "$(grep -c ' H client probe says 42' "$log")" = 2 ] || bad "TRACEFILE=stdout: not one client line per node"
