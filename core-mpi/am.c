@@ -174,14 +174,15 @@ static void *stage_source(const void *src, size_t nbytes, int category, ammpi_to
     return host;
 }
 
-/* A client's request to this process runs its handler in the call, so a
- * client that loops on such requests, and on waits their handlers already
- * satisfied, would never poll and never serve other ranks (a lock retried
- * at its owner, the owner being this rank). Every LOOPBACK_POLL-th of a
- * thread's requests to itself polls, as a request to another rank waits
- * and polls once its credits run out. */
+/* A client's request to this process runs its handler in the call (and a
+ * remote atomic on its memory is done in the call), so a client that
+ * loops on such operations, and on waits they already satisfied, would
+ * never poll and never serve other ranks (a lock retried at its owner,
+ * the owner being this rank). Every LOOPBACK_POLL-th of a thread's
+ * operations on itself polls, as a request to another rank waits and
+ * polls once its credits run out. */
 #define LOOPBACK_POLL 16
-static void poll_after_loopback(gex_Rank_t dest)
+void gasneti_poll_after_loopback(gex_Rank_t dest)
 {
     static __thread unsigned sent;
     if (dest == gasneti_mynode && ++sent % LOOPBACK_POLL == 0) (void)gasneti_poll();
@@ -235,7 +236,7 @@ static int request(int category, gex_TM_t tm_, gex_Rank_t rank, gex_AM_Index_t h
         return gasneti_report(call, from_ammpi(rc), "transport error");
     }
     deliver_lc(lc_opt, op);
-    poll_after_loopback(loc.gex_rank);
+    gasneti_poll_after_loopback(loc.gex_rank);
     return GASNET_OK;
 }
 
@@ -665,7 +666,7 @@ static int commit(const char *call, int category, int is_reply, gex_AM_SrcDesc_t
     }
     sd->active = 0;
     deliver_lc(sd->lc_opt, sd->op);
-    if (!sd->is_reply) poll_after_loopback(loc.gex_rank);
+    if (!sd->is_reply) gasneti_poll_after_loopback(loc.gex_rank);
     return GASNET_OK;
 }
 

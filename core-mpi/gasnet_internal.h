@@ -259,6 +259,9 @@ int gasneti_client_init(const gasneti_layer_t *const *layers, gex_Client_t *clie
  * loopback; else MPI). An ammpi code. */
 int gasnetc_request(const ammpi_msg_t *m);
 int gasneti_poll(void);            /* one poll; also services exit requests */
+/* A client's operation that was done in the call because dest is this
+ * process: now and then a poll (am.c). */
+void gasneti_poll_after_loopback(gex_Rank_t dest);
 void gasneti_poll_wait(int *idle); /* one iteration of a wait loop */
 
 /* ---- exit (exit.c) */

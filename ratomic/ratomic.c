@@ -485,6 +485,7 @@ static gex_Event_t ad_op(gex_AD_t ad_, int nb, int dti, void *result_p, gex_Rank
     if (ad->cpu || loc.gex_rank == gasneti_mynode) {
         uint64_t old = apply(dti, opcode, gasneti_peer_local(loc, tgt_addr), a, b, flags);
         if (fetching) store_result(result_p, old, dti);
+        if (!ad->cpu) gasneti_poll_after_loopback(loc.gex_rank); /* others may need serving */
         return GEX_EVENT_INVALID;
     }
     gasneti_op_t *op = nb ? gasneti_op_alloc(OP_EOP) : gasneti_nbi_op();

@@ -17,6 +17,11 @@
  *                          gets to rank 0: they are served only if
  *                          requests to oneself poll (a testlocks-style
  *                          client retrying a lock it keeps itself)
+ *   ex_clients ad_self_poll  every rank, rank 0 too, takes a lock in rank
+ *                          0's segment with remote atomics (retries
+ *                          without polling) and updates a count there
+ *                          with a get and a put: rank 0's operations on
+ *                          its own memory must poll now and then
  *   ex_clients ad_local    gex_AD_Create completes locally: every rank but
  *                          0 creates a domain, then sends rank 0 an AM;
  *                          rank 0 waits for them all before it creates its
@@ -300,6 +305,40 @@ static void test_self_poll(void)
          rounds, own);
 }
 
+/* ---- a lock in rank 0's segment, taken with remote atomics by every
+ * rank, rank 0 too: its retries are operations on its own memory,
+ * complete in the call, so its waits never poll; the holder's get and
+ * put to rank 0 (over AMs where the segment is not mapped) are served
+ * only if those operations poll */
+static void test_ad_self_poll(void)
+{
+    int64_t *mine = (int64_t *)ex_peer_seg(c.tm, c.me, NULL);
+    int64_t *lock = (int64_t *)ex_peer_seg(c.tm, 0, NULL), *count = lock + 1;
+    mine[0] = mine[1] = 0;
+    gex_AD_t ad;
+    gex_AD_Create(&ad, c.tm, GEX_DT_I64, GEX_OP_FCAS | GEX_OP_SET, 0);
+    ex_barrier(c.tm);
+    const int rounds = 20;
+    for (int i = 0; i < rounds; i++) {
+        int64_t old;
+        do {
+            gex_Event_Wait(gex_AD_OpNB_I64(ad, &old, 0, lock, GEX_OP_FCAS, 0, c.me + 1, GEX_FLAG_AD_ACQ));
+        } while (old != 0);
+        int64_t v;
+        CHECK_OK(gex_RMA_GetBlocking(c.tm, &v, 0, count, sizeof v, 0));
+        v++;
+        CHECK_OK(gex_RMA_PutBlocking(c.tm, 0, count, &v, sizeof v, 0));
+        gex_Event_Wait(gex_AD_OpNB_I64(ad, NULL, 0, lock, GEX_OP_SET, 0, 0, GEX_FLAG_AD_REL));
+    }
+    ex_barrier(c.tm);
+    if (c.me == 0)
+        CHECK(mine[1] == (int64_t)c.n * rounds, "the lock-protected count is %lld, not %lld",
+              (long long)mine[1], (long long)c.n * rounds);
+    ex_barrier(c.tm);
+    gex_AD_Destroy(ad);
+    MSG0("ad_self_poll: %u ranks took the lock %d times each", c.n, rounds);
+}
+
 /* ---- gex_AD_Create and gex_AD_Destroy complete locally */
 
 enum { H_CREATED = 220 };
@@ -459,10 +498,11 @@ int main(int argc, char **argv)
     if (!strcmp(mode, "loopback")) test_loopback();
     else if (!strcmp(mode, "loopback_bad")) test_loopback_bad();
     else if (!strcmp(mode, "self_poll")) test_self_poll();
+    else if (!strcmp(mode, "ad_self_poll")) test_ad_self_poll();
     else if (!strcmp(mode, "ad_local")) test_ad_local();
     else if (!strcmp(mode, "flags")) test_flags();
     else if (!strcmp(mode, "query_null")) test_query_null();
-    else CHECK(0, "usage: ex_clients loopback|self_poll|ad_local|flags|query_null");
+    else CHECK(0, "usage: ex_clients loopback|self_poll|ad_self_poll|ad_local|flags|query_null");
     ex_barrier(c.tm);
     MSG0("ex_clients: ok");
     gasnet_exit(0);

@@ -819,6 +819,8 @@ t ex_clients_loopback_mpi_par 3 -T 60 -e GASNET_SHM_AM=no -g 'ex_clients: ok' --
 # (AMs and gets over MPI), and on one host
 t ex_clients_self_poll_mpi 4 -T 60 -e GASNET_SUPERNODE_MAXSIZE=1 -g 'ex_clients: ok' -- $B/tests/seq/ex_clients self_poll
 t ex_clients_self_poll_par 3 -T 60 -g 'ex_clients: ok' -- $B/tests/par/ex_clients self_poll
+t ex_clients_ad_self_poll_mpi 3 -T 60 -e GASNET_SUPERNODE_MAXSIZE=1 -g 'ex_clients: ok' -- $B/tests/seq/ex_clients ad_self_poll
+t ex_clients_ad_self_poll 3 -T 60 -g 'ex_clients: ok' -- $B/tests/seq/ex_clients ad_self_poll
 t ex_clients_ad_local 3 -T 60 -g 'ex_clients: ok' -- $B/tests/seq/ex_clients ad_local
 t ex_clients_ad_local_am_par 2 -T 60 "${AM[@]}" -g 'ex_clients: ok' -- $B/tests/par/ex_clients ad_local
 t ex_clients_flags 3 -T 60 -g 'ex_clients: ok' -- $B/tests/seq/ex_clients flags
