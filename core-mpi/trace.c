@@ -218,6 +218,10 @@ static int tid(void)
     return my_tid;
 }
 
+/* This thread is in stdio with the trace file (its lock, which is
+ * recursive, held): a signal handler must not write there. */
+static __thread volatile int writing;
+
 static void trace_line(char cat, const char *call, const char *fmt, va_list ap)
 {
     if (!trace_out) return;
@@ -233,8 +237,10 @@ static void trace_line(char cat, const char *call, const char *fmt, va_list ap)
     if (n < 0) return;
     if ((size_t)n >= cap) n = (int)cap - 1;
     line[n++] = '\n';
+    writing = 1;
     fwrite(line, 1, (size_t)n, trace_out);
     if (trace_flush) fflush(trace_out);
+    writing = 0;
 }
 
 static void trace_linef(char cat, const char *call, const char *fmt, ...)
@@ -546,7 +552,7 @@ void gasneti_trace_fatal(const char *msg)
 
 void gasneti_trace_signal(int sig)
 {
-    if (!trace_out || ftrylockfile(trace_out) != 0) return; /* a line half written: let it be */
+    if (!trace_out || writing || ftrylockfile(trace_out) != 0) return; /* a line half written */
     const char *name = gasnett_signame_fromval(sig);
     trace_linef('U', "signal", "%s(%d)", name ? name : "signal", sig);
     fflush(trace_out); /* (the lock is recursive) */
