@@ -76,7 +76,7 @@ void ammpi_config_default(ammpi_config_t *cfg)
     cfg->spin_polls = env_int("AMMPI_SPIN_POLLS", cfg->spin_polls, 0, 1 << 30);
 }
 
-void *pool_get(pool_t *p)
+void *ammpi_pool_get(pool_t *p)
 {
     void *obj = p->free;
     if (obj) {
@@ -88,13 +88,13 @@ void *pool_get(pool_t *p)
     return obj;
 }
 
-void pool_put(pool_t *p, void *obj)
+void ammpi_pool_put(pool_t *p, void *obj)
 {
     *(void **)obj = p->free;
     p->free = obj;
 }
 
-void pool_drain(pool_t *p)
+void ammpi_pool_drain(pool_t *p)
 {
     while (p->free) {
         void *next = *(void **)p->free;
@@ -184,10 +184,10 @@ static void ep_free(ammpi_ep_t *ep)
     free(ep->scan_mark);
     free(ep->recv_mem);
     free(ep->channel_of);
-    pool_drain(&ep->ebufs);
-    pool_drain(&ep->lbufs);
-    pool_drain(&ep->hbufs);
-    pool_drain(&ep->pends);
+    ammpi_pool_drain(&ep->ebufs);
+    ammpi_pool_drain(&ep->lbufs);
+    ammpi_pool_drain(&ep->hbufs);
+    ammpi_pool_drain(&ep->pends);
     for (int i = 0; i < AMMPI_MAX_EPS; i++) free(ep->targets[i]);
     free(ep);
 }
@@ -251,14 +251,14 @@ int ammpi_open(ammpi_ep_t **out, MPI_Comm parent, const ammpi_config_t *cfg)
      * allocate only one), then return them all */
     void *warm = NULL;
     for (int i = 0; i < ep->cfg.depth + 4; i++) {
-        void **b = pool_get(&ep->ebufs);
+        void **b = ammpi_pool_get(&ep->ebufs);
         if (!b) break;
         *b = warm;
         warm = b;
     }
     while (warm) {
         void *next = *(void **)warm;
-        pool_put(&ep->ebufs, warm);
+        ammpi_pool_put(&ep->ebufs, warm);
         warm = next;
     }
     for (int s = 0; s < ep->nrecv; s++) {

@@ -132,9 +132,9 @@ typedef struct {
     size_t size;
     void *free;
 } pool_t;
-void *pool_get(pool_t *p);
-void pool_put(pool_t *p, void *obj);
-void pool_drain(pool_t *p);
+void *ammpi_pool_get(pool_t *p);
+void ammpi_pool_put(pool_t *p, void *obj);
+void ammpi_pool_drain(pool_t *p);
 
 /* A message whose payload is still arriving in its own MPI message. */
 typedef struct pending {

@@ -192,7 +192,7 @@ static void start_waiting(ammpi_ep_t *ep, pending_t **pp)
         }
         if (p->temp) {
             if (ep->payload_held >= ep->payload_cap) return;
-            p->payload = pool_get(p->temp);
+            p->payload = ammpi_pool_get(p->temp);
         }
         p->waiting = 0;
         ep->payload_waiting--;
@@ -202,7 +202,7 @@ static void start_waiting(ammpi_ep_t *ep, pending_t **pp)
             release_held(ep, p);
             ammpi_protocol_error(ep, p->src, "no memory to receive a %u-byte payload",
                                  p->hdr.nbytes);
-            pool_put(&ep->pends, p);
+            ammpi_pool_put(&ep->pends, p);
             continue;
         }
         if (p->temp) ep->payload_held++;
@@ -226,7 +226,7 @@ static void start_waiting(ammpi_ep_t *ep, pending_t **pp)
  * waits on a younger one. */
 static void start_payload(ammpi_ep_t *ep, int src, const ammpi_hdr_t *h)
 {
-    pending_t *p = pool_get(&ep->pends);
+    pending_t *p = ammpi_pool_get(&ep->pends);
     if (!p) {
         ammpi_protocol_error(ep, src, "no memory to receive a %u-byte payload", h->nbytes);
         return;
@@ -257,10 +257,10 @@ static void start_payload(ammpi_ep_t *ep, int src, const ammpi_hdr_t *h)
 static void release_pending(ammpi_ep_t *ep, pending_t *done)
 {
     if (done->temp) {
-        pool_put(done->temp, done->payload);
+        ammpi_pool_put(done->temp, done->payload);
         ep->payload_held--;
     }
-    pool_put(&ep->pends, done);
+    ammpi_pool_put(&ep->pends, done);
     if (ep->payload_waiting) start_waiting(ep, &ep->pending);
 }
 

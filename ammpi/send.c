@@ -62,7 +62,7 @@ int ammpi_reclaim_sends(ammpi_ep_t *ep)
     if (done == MPI_UNDEFINED || done == 0) return 0;
     for (int i = 0; i < done; i++) {
         inflight_t *f = &ep->inflight[ep->testsome_idx[i]];
-        if (f->owner) pool_put(f->owner, f->buf);
+        if (f->owner) ammpi_pool_put(f->owner, f->buf);
         if (f->lc) {
             __atomic_fetch_sub(f->lc, 1, __ATOMIC_RELEASE);
             ep->lc_waiting--;
@@ -110,7 +110,7 @@ static size_t fill_header(char *buf, int kind, const ammpi_msg_t *m, int ep, int
 
 static char *get_buffer(ammpi_ep_t *ep, pool_t *pool)
 {
-    char *buf = pool_get(pool);
+    char *buf = ammpi_pool_get(pool);
     if (!buf) fatal(ep, "out of memory for a send buffer");
     return buf;
 }
@@ -222,7 +222,7 @@ static void send_message(ammpi_ep_t *ep, int kind, const ammpi_msg_t *m, int des
     int tag = separate ? next_tag(ep) : -1;
     size_t len = fill_header(buf, kind, m, dest_ep, tag, take_owed(ep, dest));
     if (!separate && m->nbytes && m->src != buf + len) memcpy(buf + len, m->src, m->nbytes);
-    if (!separate && owner) pool_put(owner, (void *)m->src);
+    if (!separate && owner) ammpi_pool_put(owner, (void *)m->src);
     post_send(ep, ep->comm, dest, buf, separate ? len : len + m->nbytes, TAG_HEADER, &ep->ebufs,
               NULL, is_request);
     if (is_request) ep->stats.requests_sent++;
@@ -409,8 +409,8 @@ int ammpi_commit_flags(ammpi_prep_t *p, int handler, size_t nbytes, void *dest_a
         if (rc != AMMPI_OK) fatal(ep, "a channel refused a prepared message");
         /* the channel copied the payload: give back what prepare took */
         LOCK(ep);
-        pool_put(&ep->ebufs, p->buf);
-        if (p->large) pool_put(&ep->lbufs, p->large);
+        ammpi_pool_put(&ep->ebufs, p->buf);
+        if (p->large) ammpi_pool_put(&ep->lbufs, p->large);
         UNLOCK(ep);
         if (p->tok) p->tok->replied = 1;
         return AMMPI_OK;
@@ -440,8 +440,8 @@ void ammpi_cancel(ammpi_prep_t *p)
     /* the route prepare took (a loopback request took no credit either) */
     int via_channel = p->tok ? p->tok->ch != NULL : route(ep, &p->msg) != NULL;
     LOCK(ep);
-    pool_put(&ep->ebufs, p->buf);
-    if (p->large) pool_put(&ep->lbufs, p->large);
+    ammpi_pool_put(&ep->ebufs, p->buf);
+    if (p->large) ammpi_pool_put(&ep->lbufs, p->large);
     if (!p->tok && !via_channel) { /* the credit and request slot prepare took */
         ep->credits[p->msg.dest]++;
         ep->depth_used--;

@@ -17,7 +17,9 @@ prefix=$1 build=$2
 # an option of GNU as, which clang refuses, so only the C flags that go with
 # GASNET_CC carry it: C++, link, pkg-config and tools flags meet other
 # compilers.
-if [ "$DEBUG_DEF" = GASNET_DEBUG ]; then opt="-O0 -g" copt="-O0 -g"; else opt="-O3" copt="-O3${BRANCH_ALIGN:+ $BRANCH_ALIGN}"; fi
+# (not the library's own assembler option BRANCH_ALIGN: clients compile with
+# compilers of their own, and clang refuses it)
+if [ "$DEBUG_DEF" = GASNET_DEBUG ]; then opt="-O0 -g"; else opt="-O3"; fi
 mpicc=$(command -v "$CC")
 mpicxx=$(command -v mpicxx || command -v mpic++ || echo mpicxx)
 version=$(awk '/GASNET_RELEASE_VERSION_(MAJOR|MINOR|PATCH)/ {v = v (v ? "." : "") $3} END {print v}' \
@@ -48,7 +50,7 @@ for mode in seq par parsync; do
 GASNET_PREFIX = $prefix
 GASNET_CC = $mpicc
 GASNET_CXX = $mpicxx
-GASNET_OPT_CFLAGS = $copt
+GASNET_OPT_CFLAGS = $opt
 GASNET_MISC_CFLAGS = $threads
 GASNET_MISC_CPPFLAGS =
 GASNET_INCLUDES = -I\$(GASNET_PREFIX)/include -I\$(GASNET_PREFIX)/include/mpi-conduit

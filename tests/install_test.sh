@@ -27,12 +27,11 @@ for flavor in opt debug; do
     done
     grep -Eq '^#define GASNET_RELEASE_VERSION_MAJOR [0-9]+$' "$prefix/include/gasnet_config.h" ||
         fail "gasnet_config.h has no plain release version line"
-    # clients compile the inlined on-node put with the library's branch padding
-    align=$(. "build/$flavor/flags.sh" && echo "$BRANCH_ALIGN")
-    if [ $flavor = opt ] && [ -n "$align" ]; then
-        grep -q -- "^GASNET_OPT_CFLAGS = -O3 $align\$" "$prefix/include/mpi-conduit/mpi-par.mak" ||
-            fail "mpi-par.mak's GASNET_OPT_CFLAGS lacks $align"
-    fi
+    # every global symbol of the libraries has one of our prefixes: a
+    # client's own names cannot clash with ours at link time
+    stray=$(for l in "$prefix"/lib/*.a; do nm -g --defined-only "$l" | awk 'NF == 3 { print $3 }'; done |
+        grep -Ev '^(gasnet|gasnetc|gasnete|gasneti|gasnett|gex|ammpi)_' | sort -u)
+    [ -z "$stray" ] || fail "$flavor libraries define global names without a GASNet prefix: $stray"
     # the tools' pkg-config files carry the fragments' variables (tools spec §0.3)
     for mode in seq par; do
         have=$(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --print-variables gasnet_tools-$mode)
@@ -86,6 +85,9 @@ for flavor in opt debug; do
             { echo "$out"; fail "clang++ EX client"; }
         clang $(pkg-config --cflags gasnet-mpi-par) -c tests/install/client.c -o "$src/pc.o" ||
             fail "clang with gasnet-mpi-par's Cflags"
+        make -s -C "$src" GASNET_PREFIX="$prefix" MODE=par GASNET_CC="env MPICH_CC=clang mpicc" \
+            GASNET_LD="env MPICH_CC=clang mpicc" client > "$src/build.log" 2>&1 ||
+            { cat "$src/build.log"; fail "clang with mpi-par.mak's GASNET_CFLAGS"; }
         clang $(pkg-config --cflags gasnet_tools-par) -c tests/install/tools_client.c -o "$src/pc.o" ||
             fail "clang with gasnet_tools-par's Cflags"
     fi
