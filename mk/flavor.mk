@@ -146,8 +146,8 @@ $(CONFIG_H): mk/flavor.mk scripts/gen-config.sh $(wildcard core-native/ofi.c cor
 # shell assignments.
 $(B)/flags.sh: mk/flavor.mk $(wildcard core-native/ofi.c core-native/verbs.c)
 	@mkdir -p $(dir $@)
-	@printf "CC='%s'\nCFLAGS='%s'\nLDFLAGS='%s'\nNATIVE_LIBS='%s'\nDEBUG_DEF='%s'\nBRANCH_ALIGN='%s'\n" \
-	    '$(CC)' '$(CFLAGS)' '$(LDFLAGS)' '$(NATIVE_LIBS)' '$(DEBUG_DEF)' '$(BRANCH_ALIGN)' > $@
+	@printf "CC='%s'\nCFLAGS='%s'\nLDFLAGS='%s'\nNATIVE_LIBS='%s'\nDEBUG_DEF='%s'\n" \
+	    '$(CC)' '$(CFLAGS)' '$(LDFLAGS)' '$(NATIVE_LIBS)' '$(DEBUG_DEF)' > $@
 
 $(B)/obj/ammpi/%.o: ammpi/%.c $(CONFIG_H)
 	@mkdir -p $(dir $@)

@@ -11,14 +11,10 @@
 set -eu
 prefix=$1 build=$2
 [ -f "$build/flags.sh" ] || { echo "install: $build/flags.sh missing; build first" >&2; exit 1; }
-. "$build/flags.sh" # CC, CFLAGS, LDFLAGS, NATIVE_LIBS, DEBUG_DEF, BRANCH_ALIGN
-# clients compile the inlined on-node put and get: with $(GASNET_CC), with the
-# padding the library's own code has (mk/flavor.mk, BRANCH_ALIGN). That is
-# an option of GNU as, which clang refuses, so only the C flags that go with
-# GASNET_CC carry it: C++, link, pkg-config and tools flags meet other
-# compilers.
-# (not the library's own assembler option BRANCH_ALIGN: clients compile with
-# compilers of their own, and clang refuses it)
+. "$build/flags.sh" # CC, CFLAGS, LDFLAGS, NATIVE_LIBS, DEBUG_DEF
+# Clients get the optimisation level alone, not the library's gcc-only
+# assembler option (mk/flavor.mk, BRANCH_ALIGN): they pick their compiler,
+# and clang refuses it.
 if [ "$DEBUG_DEF" = GASNET_DEBUG ]; then opt="-O0 -g"; else opt="-O3"; fi
 mpicc=$(command -v "$CC")
 mpicxx=$(command -v mpicxx || command -v mpic++ || echo mpicxx)
