@@ -273,27 +273,35 @@ void gasnete_am_request(gasneti_tm_t tm, gex_EP_Location_t loc, int category, in
     must(gasnete_am_send(&m), "request");
 }
 
+/* The trace line and count of the library's own message m: a reply (to
+ * the sender of tok's request) where tok is given, else a request. */
+static void trace_library_am(const ammpi_msg_t *m, ammpi_token_t tok)
+{
+    if (!GASNETI_TS_ON('A')) return;
+    unsigned peer = (unsigned)m->dest;
+    if (tok) {
+        ammpi_token_info_t ti;
+        ammpi_token_info(tok, &ti);
+        peer = (unsigned)ti.src;
+    }
+    GASNETI_TRACE_AM(tok ? "library AM Reply" : "library AM Request", m, peer, 0);
+}
+
 int gasnete_am_send(const ammpi_msg_t *m)
 {
-    GASNETI_TRACE_AM("library AM Request", m, (unsigned)m->dest, 0);
+    trace_library_am(m, NULL);
     return gasnetc_request(m);
 }
 
 void gasnete_am_commit(ammpi_prep_t *p, int handler, size_t n, const int32_t *args)
 {
-    if (GASNETI_TS_ON('A')) {
+    if (GASNETI_TS_ON('A')) { /* the message as committed */
         ammpi_msg_t m = p->msg;
         m.handler = handler;
         m.src = p->offer;
         m.nbytes = n;
         m.args = args;
-        unsigned peer = (unsigned)m.dest;
-        if (p->tok) {
-            ammpi_token_info_t ti;
-            ammpi_token_info(p->tok, &ti);
-            peer = (unsigned)ti.src;
-        }
-        GASNETI_TRACE_AM(p->tok ? "library AM Reply" : "library AM Request", &m, peer, 0);
+        trace_library_am(&m, p->tok);
     }
     ammpi_commit(p, handler, n, NULL, args);
 }
@@ -307,11 +315,7 @@ void gasnete_am_reply(ammpi_token_t tok, int category, int handler, const void *
     collect_args(ap, nargs, args);
     va_end(ap);
     ammpi_msg_t m = {category, 0, 0, 0, handler, src, n, dest_addr, nargs, args, 0, NULL};
-    if (GASNETI_TS_ON('A')) {
-        ammpi_token_info_t ti;
-        ammpi_token_info(tok, &ti);
-        GASNETI_TRACE_AM("library AM Reply", &m, (unsigned)ti.src, 0);
-    }
+    trace_library_am(&m, tok);
     must(ammpi_reply(tok, &m), "reply");
 }
 
