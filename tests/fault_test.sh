@@ -23,8 +23,9 @@ shift
 log=$build/logs/fault_test.$$.log
 mkdir -p "$build/logs"
 start=$(date +%s%N)
-env "${envs[@]}" launch/gasnetrun_mpi -n 4 "$prog" "$@" > "$log" 2>&1 < /dev/null
+env "${envs[@]}" launch/gasnetrun_mpi -n 4 "$prog" "$@" > "$log" 2> "$log.err" < /dev/null
 rc=$?
+cat "$log.err" >> "$log" && rm -f "$log.err" # stderr after stdout: the launcher can split lines across them
 took_ms=$((($(date +%s%N) - start) / 1000000))
 cat "$log"
 fail() { echo "fault_test: $* (the job's status $rc after $took_ms ms)"; exit 1; }

@@ -49,8 +49,11 @@ t() {
     mkdir -p "$B/logs"
     local start end rc reason=""
     start=$(date +%s%N)
-    env "${envs[@]}" timeout -k 5 "$limit" launch/gasnetrun_mpi -n "$ranks" "$@" > "$log" 2>&1 < /dev/null
+    # stdout and stderr kept apart, then joined: the launcher forwards them
+    # separately and can split a line of one with output of the other
+    env "${envs[@]}" timeout -k 5 "$limit" launch/gasnetrun_mpi -n "$ranks" "$@" > "$log" 2> "$log.err" < /dev/null
     rc=$?
+    cat "$log.err" >> "$log" && rm -f "$log.err"
     end=$(date +%s%N)
     if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
         reason="timed out after ${limit}s"

@@ -67,8 +67,14 @@ fi
 
 bad() {
     echo "settings_test: $*"
-    sed 's/^/    | /' "$log" | head -20
+    sed 's/^/    | /' "$log" | head -80
     failures=$((failures + 1))
+}
+
+# the job's stderr after its stdout in $log: the launcher forwards them
+# separately and can split a line of one with output of the other
+joinlog() {
+    cat "$log.err" >> "$log" && rm -f "$log.err"
 }
 
 # run PROG VAR=VALUE [VAR=VALUE]: the job's status in $rc, output in $log;
@@ -78,8 +84,9 @@ run() {
     local prog=$1 n=1
     shift
     case "$*" in *GASNET_SHM_AM_RING=*|*GASNET_MAX_SEGSIZE=*|*GASNET_SUPERNODE_MAXSIZE=*) n=2 ;; esac
-    env "$@" timeout -k 5 120 launch/gasnetrun_mpi -n $n "$prog" > "$log" 2>&1 < /dev/null
+    env "$@" timeout -k 5 120 launch/gasnetrun_mpi -n $n "$prog" > "$log" 2> "$log.err" < /dev/null
     rc=$?
+    joinlog
 }
 
 # every /dev/shm object of the job (its pids are in the log)
@@ -207,8 +214,9 @@ done
 # a backtrace (GASNET_BACKTRACE), and the job killed by SIGSEGV (status
 # 11 as MPICH's hydra reports it, or 128 + 11 as a shell would).
 cases=$((cases + 1))
-env GASNET_BACKTRACE=1 timeout -k 5 120 launch/gasnetrun_mpi -n 2 "$probe" crash 1 > "$log" 2>&1 < /dev/null
+env GASNET_BACKTRACE=1 timeout -k 5 120 launch/gasnetrun_mpi -n 2 "$probe" crash 1 > "$log" 2> "$log.err" < /dev/null
 rc=$?
+joinlog
 pid1=$(sed -n 's/^settings_probe: node 1 pid \([0-9]*\)$/\1/p' "$log")
 [ $rc -eq 11 ] || [ $rc -eq 139 ] || bad "crash on node 1: status $rc, expected 11 or 139 (SIGSEGV)"
 grep -qF "*** Caught a fatal signal (proc 1 of 2, pid ${pid1:-?}, host $(hostname)): SIGSEGV(11)" "$log" ||
@@ -219,8 +227,9 @@ grep -q "settings_probe(.*\[0x" "$log" || bad "crash on node 1: no backtrace"
 # killed by the signal either way
 for envs in "GASNET_BACKTRACE=1 GASNET_BACKTRACE_NODES=1" "GASNET_NO_CATCH_SIGNAL=yes"; do
     cases=$((cases + 1))
-    env $envs timeout -k 5 120 launch/gasnetrun_mpi -n 1 "$probe" crash 0 > "$log" 2>&1 < /dev/null
+    env $envs timeout -k 5 120 launch/gasnetrun_mpi -n 1 "$probe" crash 0 > "$log" 2> "$log.err" < /dev/null
     rc=$?
+    joinlog
     [ $rc -eq 11 ] || [ $rc -eq 139 ] || bad "$envs, crash: status $rc, expected 11 or 139 (SIGSEGV)"
     case $envs in
         *NO_CATCH*) ! grep -qF "*** Caught a fatal signal" "$log" || bad "$envs, crash: the signal was caught" ;;
@@ -234,7 +243,7 @@ done
 await_frozen() {
     local i
     for i in $(seq 600); do
-        frozen=$(sed -n 's/^Process frozen for debugger: host=.* pid=\([0-9]*\)$/\1/p' "$log")
+        frozen=$(sed -n 's/^Process frozen for debugger: host=.* pid=\([0-9]*\)$/\1/p' "$log" "$log.err")
         [ "$(echo "$frozen" | grep -c .)" -ge "$1" ] && return 0
         kill -0 "$job" 2>/dev/null || return 1
         sleep 0.1
@@ -245,10 +254,10 @@ await_frozen() {
 # GASNET_FREEZE: both nodes freeze in init and say how to attach; gdb
 # (where installed) unfreezes one as the message says, SIGCONT the other
 cases=$((cases + 1))
-env GASNET_FREEZE=yes timeout -k 5 120 launch/gasnetrun_mpi -n 2 "$probe" > "$log" 2>&1 < /dev/null &
+env GASNET_FREEZE=yes timeout -k 5 120 launch/gasnetrun_mpi -n 2 "$probe" > "$log" 2> "$log.err" < /dev/null &
 job=$!
 if await_frozen 2; then
-    grep -qF "gdb -p $(echo "$frozen" | head -1), then: set var *(int *)&gasnet_frozen = 0, detach" "$log" ||
+    grep -qF "gdb -p $(echo "$frozen" | head -1), then: set var *(int *)&gasnet_frozen = 0, detach" "$log" "$log.err" ||
         bad "GASNET_FREEZE: no command to attach"
     first=$(echo "$frozen" | head -1) second=$(echo "$frozen" | tail -1)
     if command -v gdb > /dev/null; then
@@ -263,6 +272,7 @@ else
 fi
 wait $job
 rc=$?
+joinlog
 [ $rc -eq 0 ] && grep -q "^settings_probe: ok" "$log" || bad "GASNET_FREEZE: status $rc after unfreezing"
 
 # GASNET_BACKTRACE_SIGNAL and GASNET_FREEZE_SIGNAL: node 0 raises both;
@@ -272,10 +282,10 @@ cases=$((cases + 1))
 gdbenv=()
 command -v gdb > /dev/null && gdbenv=(GASNET_BACKTRACE_TYPE=GDB GASNET_BACKTRACE_MT=yes)
 env "${gdbenv[@]}" GASNET_BACKTRACE_SIGNAL=SIGUSR1 GASNET_FREEZE_SIGNAL=USR2 \
-    timeout -k 5 120 launch/gasnetrun_mpi -n 2 "$probe" signals > "$log" 2>&1 < /dev/null &
+    timeout -k 5 120 launch/gasnetrun_mpi -n 2 "$probe" signals > "$log" 2> "$log.err" < /dev/null &
 job=$!
 if await_frozen 1; then
-    grep -q "^GASNet node 0: GASNET_FREEZE_SIGNAL SIGUSR2: freezing" "$log" ||
+    grep -q "^GASNet node 0: GASNET_FREEZE_SIGNAL SIGUSR2: freezing" "$log" "$log.err" ||
         bad "GASNET_FREEZE_SIGNAL: no line saying why the node froze"
     kill -CONT $frozen
 else
@@ -283,6 +293,7 @@ else
 fi
 wait $job
 rc=$?
+joinlog
 [ $rc -eq 0 ] && grep -q "^settings_probe: unfrozen" "$log" || bad "signals: status $rc after unfreezing"
 grep -q "GASNET_BACKTRACE_SIGNAL SIGUSR1: backtrace" "$log" || bad "GASNET_BACKTRACE_SIGNAL: no backtrace"
 if [ ${#gdbenv[@]} -gt 0 ]; then

@@ -34,8 +34,10 @@ run() {
     while [ "$1" != -- ]; do envs+=("$1"); shift; done
     shift
     rm -f "$dir"/t.* "$dir"/s.* "$dir"/all
-    env "${envs[@]}" timeout -k 5 120 launch/gasnetrun_mpi -n "$ranks" "$@" > "$log" 2>&1 < /dev/null
+    # stderr after stdout: the launcher can split a line of one with the other
+    env "${envs[@]}" timeout -k 5 120 launch/gasnetrun_mpi -n "$ranks" "$@" > "$log" 2> "$log.err" < /dev/null
     rc=$?
+    cat "$log.err" >> "$log" && rm -f "$log.err"
     cases=$((cases + 1))
 }
 
