@@ -208,6 +208,7 @@ struct ammpi_ep {
 
     /* per peer */
     uint16_t *credits;  /* requests we may still send to p */
+    int credits_out;    /* all peers' credits taken and not yet returned */
     uint16_t *owed;     /* credits we owe p for handled requests */
     uint16_t *incoming; /* requests from p not yet credited back */
     uint16_t *held;     /* credits of p's replies whose separate payload is still arriving */

@@ -165,8 +165,10 @@ static void take_credits(ammpi_ep_t *ep, int src, const ammpi_hdr_t *h)
 {
     if ((h->kind & K_REPLY) && (h->flags & F_SEPARATE))
         ep->held[src] = (uint16_t)(ep->held[src] + h->credits);
-    else
+    else {
         ep->credits[src] = (uint16_t)(ep->credits[src] + h->credits);
+        ep->credits_out -= h->credits;
+    }
     if ((h->kind & K_REPLY) == 0 && h->kind != K_CREDIT) ep->incoming[src]++;
 }
 
@@ -175,6 +177,7 @@ static void release_held(ammpi_ep_t *ep, const pending_t *p)
     if (!(p->hdr.kind & K_REPLY)) return;
     ep->held[p->src] = (uint16_t)(ep->held[p->src] - p->hdr.credits);
     ep->credits[p->src] = (uint16_t)(ep->credits[p->src] + p->hdr.credits);
+    ep->credits_out -= p->hdr.credits;
 }
 
 /* With the lock held: starts the receives of waiting records from the
@@ -487,8 +490,16 @@ int ammpi_poll_internal(ammpi_ep_t *ep)
         if (!got && ep->owed_count) ammpi_flush_owed(ep);
         UNLOCK(ep);
         if (!got) break;
+        /* A reply after which no request of ours awaits an answer is
+         * likely what the caller waits for: the poll returns it at once
+         * rather than test MPI again for more, which made a round trip
+         * 0.08x MPI's longer (docs/ammpi-profile.md). While requests are
+         * out, more answers are coming, and taking them together keeps a
+         * flood's pace. */
+        int answered_all = (m.hdr->kind & K_REPLY) && ep->credits_out == 0;
         dispatch(ep, &m, NULL);
         handled++;
+        if (answered_all) break;
     }
     for (int i = 0; i < ep->nchannels; i++) handled += ep->channels[i]->poll(ep->channels[i]);
     return handled;

@@ -203,6 +203,7 @@ static int take_credit(ammpi_ep_t *ep, int dest, int flags)
         LOCK(ep);
     }
     ep->credits[dest]--;
+    ep->credits_out++;
     ep->depth_used++;
     return AMMPI_OK;
 }
@@ -444,6 +445,7 @@ void ammpi_cancel(ammpi_prep_t *p)
     if (p->large) ammpi_pool_put(&ep->lbufs, p->large);
     if (!p->tok && !via_channel) { /* the credit and request slot prepare took */
         ep->credits[p->msg.dest]++;
+        ep->credits_out--;
         ep->depth_used--;
     }
     UNLOCK(ep);

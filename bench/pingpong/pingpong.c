@@ -72,13 +72,15 @@ static void mpi_passive(size_t n, long iters)
  *   mpi_am_send    blocking MPI_Send (eager at this size) instead of Isend
  *   mpi_am_free    MPI_Isend then MPI_Request_free: nothing to reclaim
  *   mpi_am_lazy    MPI_Testsome over 32 sends at a time instead of 8
+ *   mpi_am_test    MPI_Test on each send as soon as it is made (an eager
+ *                  send is often complete then); kept for Testsome if not
  *   mpi_am_wait    MPI_Wait on the receive instead of MPI_Test in a loop
  *                  (what polling costs over blocking in MPI) */
 #define MPI_AM_TAG 4
 #define MPI_AM_RECLAIM 8
 #define MPI_AM_RECLAIM_LAZY 32
 enum { AM_PERSIST_ANY, AM_PERSIST_NAMED, AM_IRECV_ANY, AM_MPROBE_ANY, AM_PERSIST_ANY_WAIT };
-enum { AM_ISEND, AM_SEND, AM_ISEND_FREE, AM_ISEND_LAZY };
+enum { AM_ISEND, AM_SEND, AM_ISEND_FREE, AM_ISEND_LAZY, AM_ISEND_TEST };
 static int mpi_am_recv_style, mpi_am_send_style;
 static MPI_Request mpi_am_recv, mpi_am_sends[MPI_AM_RECLAIM_LAZY];
 static int mpi_am_nsends;
@@ -106,8 +108,10 @@ static void mpi_am_send(int to)
     }
     MPI_Isend(mpi_am_out, mpi_am_len, MPI_BYTE, to, MPI_AM_TAG, raw_comm,
               &mpi_am_sends[mpi_am_nsends]);
+    int done = 0;
     if (mpi_am_send_style == AM_ISEND_FREE) MPI_Request_free(&mpi_am_sends[mpi_am_nsends]);
-    else mpi_am_nsends++;
+    else if (mpi_am_send_style == AM_ISEND_TEST) MPI_Test(&mpi_am_sends[mpi_am_nsends], &done, MPI_STATUS_IGNORE);
+    if (mpi_am_send_style != AM_ISEND_FREE && !done) mpi_am_nsends++;
 }
 
 /* (re)posts the receive for the next header, where the style has one */
@@ -184,6 +188,7 @@ MPI_AM_VARIANT(mpi_am_mprobe_run, AM_MPROBE_ANY, AM_ISEND)
 MPI_AM_VARIANT(mpi_am_send_run, AM_PERSIST_ANY, AM_SEND)
 MPI_AM_VARIANT(mpi_am_free_run, AM_PERSIST_ANY, AM_ISEND_FREE)
 MPI_AM_VARIANT(mpi_am_lazy_run, AM_PERSIST_ANY, AM_ISEND_LAZY)
+MPI_AM_VARIANT(mpi_am_test_run, AM_PERSIST_ANY, AM_ISEND_TEST)
 MPI_AM_VARIANT(mpi_am_wait_run, AM_PERSIST_ANY_WAIT, AM_ISEND)
 
 static void ammpi_short_active(size_t n, long iters)
@@ -301,6 +306,7 @@ static const op_t ops[] = {
     {"mpi_am_send", L_MPI, mpi_am_send_run, mpi_am_send_run, 0, 0},
     {"mpi_am_free", L_MPI, mpi_am_free_run, mpi_am_free_run, 0, 0},
     {"mpi_am_lazy", L_MPI, mpi_am_lazy_run, mpi_am_lazy_run, 0, 0},
+    {"mpi_am_test", L_MPI, mpi_am_test_run, mpi_am_test_run, 0, 0},
     {"mpi_am_wait", L_MPI, mpi_am_wait_run, mpi_am_wait_run, 0, 0},
     {"floor", L_FLOOR, floor_active, floor_passive, 0, 0},
     {"ring", L_FLOOR, ring_active, ring_passive, 0, 0},
@@ -327,7 +333,7 @@ static const bench_about_t about = {
     "bench/pingpong/pingpong.c and bench/layers.h).",
     LAYER_LIST,
     "mpi, mpi_with_gasnet, mpi_am, mpi_am_named, mpi_am_irecv, mpi_am_mprobe, mpi_am_send,\n"
-    "      mpi_am_free, mpi_am_lazy, mpi_am_wait, floor, ring, ammpi_short, ammpi_medium,\n"
+    "      mpi_am_free, mpi_am_lazy, mpi_am_test, mpi_am_wait, floor, ring, ammpi_short, ammpi_medium,\n"
     "      ammpi_long, am_short, am_medium, am_long, get, put, get_nb, put_nb, get_nbi, put_nbi,\n"
     "      ex_am_medium, ex_get, ex_put"};
 
