@@ -488,15 +488,15 @@ int ammpi_poll_internal(ammpi_ep_t *ep)
         if (ep->ninflight >= RECLAIM_AT || ep->lc_waiting) ammpi_reclaim_sends(ep);
         int got = take_message(ep, &m);
         if (!got && ep->owed_count) ammpi_flush_owed(ep);
-        UNLOCK(ep);
-        if (!got) break;
         /* A reply after which no request of ours awaits an answer is
          * likely what the caller waits for: the poll returns it at once
          * rather than test MPI again for more, which made a round trip
          * 0.08x MPI's longer (docs/ammpi-profile.md). While requests are
          * out, more answers are coming, and taking them together keeps a
          * flood's pace. */
-        int answered_all = (m.hdr->kind & K_REPLY) && ep->credits_out == 0;
+        int answered_all = got && (m.hdr->kind & K_REPLY) && ep->credits_out == 0;
+        UNLOCK(ep);
+        if (!got) break;
         dispatch(ep, &m, NULL);
         handled++;
         if (answered_all) break;
