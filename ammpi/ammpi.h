@@ -142,6 +142,13 @@ void ammpi_set_error_handler(ammpi_ep_t *ep, ammpi_error_fn fn);
 typedef void (*ammpi_hook_fn)(ammpi_token_t tok, int is_request);
 void ammpi_set_handler_hooks(ammpi_ep_t *ep, ammpi_hook_fn before, ammpi_hook_fn after);
 
+/* An optional hook run, with no lock held, after each poll of a request
+ * that waits for flow control (a credit, a slot of the depth, its
+ * payload's send): the client's chance to see that the peer it waits on
+ * has ended (GASNet serves its exit notices), since that peer will not
+ * answer. */
+void ammpi_set_wait_hook(ammpi_ep_t *ep, void (*fn)(void));
+
 /* Requests: may poll (and run handlers) while waiting for flow control.
  * The source buffer may be reused on return, except for long_async, whose
  * source must stay unchanged until the matching reply handler starts. */

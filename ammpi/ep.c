@@ -518,6 +518,8 @@ void ammpi_set_handler_hooks(ammpi_ep_t *ep, ammpi_hook_fn before, ammpi_hook_fn
     ep->hook_after = after;
 }
 
+void ammpi_set_wait_hook(ammpi_ep_t *ep, void (*fn)(void)) { ep->wait_hook = fn; }
+
 int ammpi_token_source(ammpi_token_t tok, int *src)
 {
     if (!tok || !src) return AMMPI_ERR_BAD_ARG;

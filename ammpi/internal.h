@@ -205,6 +205,7 @@ struct ammpi_ep {
     unsigned mpi_quiet;     /* polls since MPI last carried a message (atomic) */
     ammpi_error_fn on_error;
     ammpi_hook_fn hook_before, hook_after;
+    void (*wait_hook)(void);
 
     /* per peer */
     uint16_t *credits;  /* requests we may still send to p */

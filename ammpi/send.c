@@ -172,6 +172,7 @@ static void wait_send(ammpi_ep_t *ep, MPI_Request *req, int dest)
         if (done) return;
         UNLOCK(ep);
         ammpi_poll_wait(ep, &idle);
+        if (ep->wait_hook) ep->wait_hook();
         LOCK(ep);
     }
 }
@@ -200,6 +201,7 @@ static int take_credit(ammpi_ep_t *ep, int dest, int flags)
         else ep->stats.credit_waits++;
         UNLOCK(ep);
         ammpi_poll_wait(ep, &idle);
+        if (ep->wait_hook) ep->wait_hook();
         LOCK(ep);
     }
     ep->credits[dest]--;

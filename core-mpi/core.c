@@ -242,6 +242,8 @@ static void open_endpoint(int thread_safe)
     if (ammpi_open(&gasnetc_ep, gasnetc_comm, &cfg) != AMMPI_OK)
         gasneti_fatalerror("gasnet_init: could not open the AM endpoint");
     ammpi_set_error_handler(gasnetc_ep, NULL);
+    /* a request blocked on a node that has exited hears of it */
+    ammpi_set_wait_hook(gasnetc_ep, gasnetc_exit_poll);
 #ifdef GASNET_DEBUG
     ammpi_set_handler_hooks(gasnetc_ep, gasneti_handler_enter, gasneti_handler_leave);
 #endif

@@ -28,6 +28,9 @@
  * A node that hears EXIT while running goes on for a grace period (a
  * quarter of GASNET_EXIT_ACKWAIT), so that a collective exit at the end of
  * main lets every node finish and print; then it exits the same way.
+ * It hears in every poll (gasnetc_exit_poll), including the polls of a
+ * request that waits for credits or ring space (ammpi's wait hook, the
+ * rings' wait), which a node that has exited will never grant.
  * Every node adopts the code of the lowest origin it has heard of, and
  * every exiting node tells every other, so all nodes that hear each other
  * agree on one code. Output is never lost: a node flushes before it

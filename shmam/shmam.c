@@ -261,6 +261,7 @@ static int shm_send(ammpi_channel_t *ch, const ammpi_msg_t *m, int dest, int des
             return AMMPI_ERR_AGAIN;
         }
         ammpi_poll_wait(gasnetc_ep, &idle);
+        gasnetc_exit_poll(); /* a neighbour that has exited will never read its ring */
     }
 }
 

@@ -17,6 +17,11 @@
  *                 others wait in a barrier: they get SIGQUIT first (GASNet-1
  *                 §4.5), node 0's handler calls gasnet_exit(7), the others'
  *                 return -> 7, "node N caught SIGQUIT" from each but node 1
+ *   flood         node 1 gasnet_exit(4) while the others send it AM Mediums
+ *                 without end: node 1 no longer answers, so their requests
+ *                 wait for credits (ring space) and must hear of the exit
+ *                 there -> 4
+ *   flood-put     the same with 1 MiB nbi puts -> 4
  *   forever       every node computes forever (the launcher gets a signal) */
 #include "test.h"
 
@@ -24,11 +29,18 @@
 #include <signal.h>
 #include <unistd.h>
 
-enum { H_EXIT = 200 };
+enum { H_EXIT = 200, H_SINK };
 static void exit_h(gasnet_token_t t, gasnet_handlerarg_t code)
 {
     (void)t;
     gasnet_exit(code);
+}
+
+static void sink_h(gasnet_token_t t, void *buf, size_t nbytes)
+{
+    (void)t;
+    (void)buf;
+    (void)nbytes;
 }
 
 static void *exit_thread(void *arg)
@@ -71,14 +83,14 @@ static void wait_in_barrier(void)
 int main(int argc, char **argv)
 {
     const char *c = argc > 1 ? argv[1] : "";
-    gasnet_handlerentry_t table[] = {{H_EXIT, (void (*)())exit_h}};
+    gasnet_handlerentry_t table[] = {{H_EXIT, (void (*)())exit_h}, {H_SINK, (void (*)())sink_h}};
     if (!strcmp(c, "before-attach")) {
         CHECK_OK(gasnet_init(&argc, &argv));
         if (gasnet_mynode() == 1) gasnet_exit(13);
-        CHECK_OK(gasnet_attach(table, 1, 0, 0)); /* waits for node 1 forever */
+        CHECK_OK(gasnet_attach(table, 2, 0, 0)); /* waits for node 1 forever */
         gasnet_exit(98);
     }
-    test_start(&argc, &argv, table, 1, 0);
+    gasnet_seginfo_t *seg = test_start(&argc, &argv, table, 2, 1 << 20);
     gasnet_node_t me = gasnet_mynode();
     CHECK(gasnet_nodes() >= 2, "needs 2 nodes");
     BARRIER();
@@ -129,6 +141,16 @@ int main(int argc, char **argv)
             raise(c[0] == 'c' ? SIGSEGV : SIGKILL);
         }
         wait_in_barrier();
+    } else if (!strcmp(c, "flood") || !strcmp(c, "flood-put")) {
+        if (me == 1) {
+            sleep(1); /* the others are waiting for credits by now */
+            gasnet_exit(4);
+        }
+        static char buf[1 << 20];
+        for (;;) {
+            if (c[5]) gasnet_put_nbi_bulk(1, seg[1].addr, buf, sizeof buf);
+            else gasnet_AMRequestMedium0(1, H_SINK, buf, 512);
+        }
     } else if (!strcmp(c, "forever")) {
         printf("node %u computes\n", me);
         fflush(stdout);

@@ -286,6 +286,12 @@ for m in seq $([ "$FLAVOR" = asan ] || echo par); do
     t exit_${m}_failsafe 2 -T 20 -x 3 -e GASNET_EXIT_ACKWAIT=100 -e GASNET_EXITTIMEOUT=1 \
         -g 'forcing it' -- $X failsafe
     t exit_${m}_before_attach 2 -T 20 -x 13 -- $X before-attach
+    # node 1 exits while the others' requests to it wait for credits or
+    # ring space: they hear of the exit there and end without MPI_Abort
+    t exit_${m}_flood 3 -T 20 -x 4 -G 'MPI_Abort' -- $X flood
+    t exit_${m}_flood_mpi 3 -T 20 -x 4 -G 'MPI_Abort' -e GASNET_SUPERNODE_MAXSIZE=1 -- $X flood
+    t exit_${m}_flood_put_mpi 2 -T 20 -x 4 -G 'MPI_Abort' -e GASNET_SUPERNODE_MAXSIZE=1 -e GASNET_RMA=am \
+        -- $X flood-put
     # (not under TSan, which reports the MPI calls of the gasnet_exit that
     # the client's SIGQUIT handler makes, as the spec allows)
     [ "$FLAVOR" = tsan ] || t exit_${m}_sigquit 3 -T 20 -x 7 -g 'node 0 caught SIGQUIT' \
