@@ -236,13 +236,14 @@ int gasnete_coll_shm_staged(gasneti_tm_t tm);
  * 1 when this member is done. A broadcast of nbytes from root; a
  * reduction of nbytes of elements of elem bytes (at most a chunk), whose
  * result in rank order this member wants in dst if want (fold(cx, a, b,
- * cnt): b = a OP b over cnt elements). The broadcast's root posts a word
+ * out, cnt): out = a OP b over cnt elements, out being b or apart from a
+ * and b). The broadcast's root posts a word
  * with its entry (op->shm_word, set by gasnete_coll_shm_bcast_post): src,
  * if the others read it in place, else 0. */
 void gasnete_coll_shm_bcast_post(gasnete_coll_op_t *op, const void *src, size_t nbytes);
 int gasnete_coll_shm_bcast_staged(gasnete_coll_op_t *op, uint64_t n, gex_Rank_t root, void *dst,
                                   const void *src, size_t nbytes);
-typedef void (*gasnete_coll_fold_t)(void *cx, const void *a, void *b, size_t cnt);
+typedef void (*gasnete_coll_fold_t)(void *cx, const void *a, const void *b, void *out, size_t cnt);
 int gasnete_coll_shm_reduce_staged(gasnete_coll_op_t *op, uint64_t n, int want, void *dst,
                                    const void *src, size_t nbytes, size_t elem,
                                    gasnete_coll_fold_t fold, void *cx);

@@ -169,15 +169,19 @@ gex_Event_t gex_Coll_BroadcastNB(gex_TM_t tm, gex_Rank_t root, void *dst, const 
 
 /* ---- reductions */
 
-/* y[i] = x[i] OP y[i], in the unsigned type U for integers (wrapping,
- * never undefined). The operation is chosen outside the loops, so each
- * loop is one the compiler vectorises (x and y never overlap). */
+/* OUT[i] = x[i] OP y[i], in the unsigned type U for integers (wrapping,
+ * never undefined), where OUT is y (combine) or z (combine_to). The
+ * operation is chosen outside the loops, so each loop is one the compiler
+ * vectorises (x, y and z never overlap; YQUAL is const where y is only
+ * read). */
 #define EACH(EXPR)                                                                     \
-    for (size_t i = 0; i < cnt; i++) y[i] = (EXPR)
-#define COMBINE(T, U, INTEGER)                                                        \
+    for (size_t i = 0; i < cnt; i++) OUT[i] = (EXPR)
+#define COMBINE(T, U, INTEGER, YQUAL)                                                  \
     do {                                                                               \
         const T *restrict x = xv;                                                      \
-        T *restrict y = yv;                                                            \
+        YQUAL T *restrict y = yv;                                                      \
+        T *restrict z = zv;                                                            \
+        (void)z;                                                                       \
         switch (op) {                                                                  \
         case GEX_OP_ADD: EACH((T)((U)x[i] + (U)y[i])); break;                          \
         case GEX_OP_MULT: EACH((T)((U)x[i] * (U)y[i])); break;                         \
@@ -192,17 +196,29 @@ gex_Event_t gex_Coll_BroadcastNB(gex_TM_t tm, gex_Rank_t root, void *dst, const 
     else EACH(x[i] ^ y[i])
 #define NO_BITWISE (void)0
 
+#define COMBINE_DT(YQUAL)                                                              \
+    switch (dt) {                                                                      \
+    case GEX_DT_I32: COMBINE(int32_t, uint32_t, BITWISE, YQUAL); break;                \
+    case GEX_DT_U32: COMBINE(uint32_t, uint32_t, BITWISE, YQUAL); break;               \
+    case GEX_DT_I64: COMBINE(int64_t, uint64_t, BITWISE, YQUAL); break;                \
+    case GEX_DT_U64: COMBINE(uint64_t, uint64_t, BITWISE, YQUAL); break;               \
+    case GEX_DT_FLT: COMBINE(float, float, NO_BITWISE, YQUAL); break;                  \
+    case GEX_DT_DBL: COMBINE(double, double, NO_BITWISE, YQUAL); break;                \
+    }
+
+#define OUT y
 static void combine(gex_DT_t dt, gex_OP_t op, const void *xv, void *yv, size_t cnt)
 {
-    switch (dt) {
-    case GEX_DT_I32: COMBINE(int32_t, uint32_t, BITWISE); break;
-    case GEX_DT_U32: COMBINE(uint32_t, uint32_t, BITWISE); break;
-    case GEX_DT_I64: COMBINE(int64_t, uint64_t, BITWISE); break;
-    case GEX_DT_U64: COMBINE(uint64_t, uint64_t, BITWISE); break;
-    case GEX_DT_FLT: COMBINE(float, float, NO_BITWISE); break;
-    case GEX_DT_DBL: COMBINE(double, double, NO_BITWISE); break;
-    }
+    void *zv = NULL;
+    COMBINE_DT()
 }
+#undef OUT
+#define OUT z
+static void combine_to(gex_DT_t dt, gex_OP_t op, const void *xv, const void *yv, void *zv, size_t cnt)
+{
+    COMBINE_DT(const)
+}
+#undef OUT
 
 typedef struct {
     gex_Rank_t root; /* an index in g */
@@ -293,11 +309,19 @@ static int reduce_progress(gasnete_coll_op_t *op)
     }
 }
 
-static void fold(void *cx, const void *a, void *b, size_t cnt)
+/* out = a (+) b; out is b, or overlaps neither (a built-in operation then
+ * writes out directly, where a client's function is given a copy of b) */
+static void fold(void *cx, const void *a, const void *b, void *out, size_t cnt)
 {
     reduce_t *x = cx;
-    if (x->fn) x->fn(a, b, cnt, x->cdata);
-    else combine(x->dt, x->op, a, b, cnt);
+    if (out == b) {
+        if (x->fn) x->fn(a, out, cnt, x->cdata);
+        else combine(x->dt, x->op, a, out, cnt);
+    } else if (x->fn) {
+        x->fn(a, memcpy(out, b, x->nbytes / x->cnt * cnt), cnt, x->cdata);
+    } else {
+        combine_to(x->dt, x->op, a, b, out, cnt);
+    }
 }
 
 /* acc = what ranks from..to-1 posted with collective n, combined in rank
@@ -306,9 +330,14 @@ static void fold(void *cx, const void *a, void *b, size_t cnt)
 static void fold_posted(gasnete_coll_op_t *op, uint64_t n, void *acc, gex_Rank_t from, gex_Rank_t to)
 {
     reduce_t *x = op->state;
-    memcpy(acc, gasnete_coll_shm_data(op, to - 1, n, x->nbytes), x->nbytes);
-    for (gex_Rank_t r = to - 1; r-- > from;)
-        fold(x, gasnete_coll_shm_data(op, r, n, x->nbytes), acc, x->cnt); /* acc = x_r (+) acc */
+    const void *last = gasnete_coll_shm_data(op, to - 1, n, x->nbytes);
+    if (to - from == 1) {
+        memcpy(acc, last, x->nbytes);
+        return;
+    }
+    fold(x, gasnete_coll_shm_data(op, to - 2, n, x->nbytes), last, acc, x->cnt);
+    for (gex_Rank_t r = to - 2; r-- > from;)
+        fold(x, gasnete_coll_shm_data(op, r, n, x->nbytes), acc, acc, x->cnt); /* acc = x_r (+) acc */
 }
 
 /* On the shared-memory path (shm.c): every member posted its
@@ -346,7 +375,7 @@ static int reduce_first(gasnete_coll_op_t *op, uint64_t n)
             memcpy(part, x->src, x->nbytes);
         } else { /* its own is not posted: the leader enters with the result */
             fold_posted(op, n, part, op->tm->rank + 1, end);
-            fold(x, x->src, part, x->cnt);
+            fold(x, x->src, part, part, x->cnt);
         }
         x->src = part;
         x->dst = result;

@@ -662,10 +662,11 @@ int gasnete_coll_shm_reduce_staged(gasnete_coll_op_t *op, uint64_t n, int want, 
             while (*got < *posted && least(op, n, READY, NOBODY) > *got) {
                 size_t m = chunk_elems(cnt, E, *got);
                 char *acc = (char *)dst + *got * C;
-                if (want) {
-                    memcpy(acc, ring(op, size - 1, n, *got), m * elem);
-                    for (gex_Rank_t r = size - 1; r-- > 0;)
-                        fold(cx, ring(op, r, n, *got), acc, m); /* acc = x_r (+) acc */
+                if (want) { /* the last two members' chunks folded straight into acc */
+                    gex_Rank_t r = size - 1;
+                    if (r == 0) memcpy(acc, ring(op, 0, n, *got), m * elem);
+                    else r--, fold(cx, ring(op, r, n, *got), ring(op, r + 1, n, *got), acc, m);
+                    while (r-- > 0) fold(cx, ring(op, r, n, *got), acc, acc, m); /* acc = x_r (+) acc */
                 }
                 st(&c[GOT], ++*got);
                 moved = 1;
@@ -680,7 +681,7 @@ int gasnete_coll_shm_reduce_staged(gasnete_coll_op_t *op, uint64_t n, int want, 
                 memcpy(acc, ring(op, 0, n, *red) + off, len);
                 for (gex_Rank_t r = 1; r < size; r++) {
                     memcpy(x, ring(op, r, n, *red) + off, len);
-                    fold(cx, acc, x, m); /* x = acc (+) x */
+                    fold(cx, acc, x, x, m); /* x = acc (+) x */
                     char *t = acc;
                     acc = x;
                     x = t;
