@@ -445,11 +445,15 @@ int gasnet_barrier_wait(int id, int flags)
     check_notified("gasnet_barrier_wait");
     check_flags("gasnet_barrier_wait", flags);
     uint64_t t0 = GASNETI_TRACE_T0('B');
+    GASNETI_CHECK_MAY_POLL("gasnet_barrier_wait");
     int idle = 0;
-    while (__atomic_load_n(&active, __ATOMIC_ACQUIRE)) {
-        GASNETI_CHECK_MAY_POLL("gasnet_barrier_wait");
-        gasneti_poll_wait(&idle);
-    }
+    while (__atomic_load_n(&active, __ATOMIC_ACQUIRE)) gasneti_poll_wait(&idle);
+    /* One poll once the barrier is complete (a poll runs the barrier's
+     * progress after the AMs, and a node whose notify completed it polled
+     * not at all): an AM that reached this node before its sender
+     * notified is handled by the time the wait returns, as clients of a
+     * polling GASNet expect. */
+    gasneti_poll();
     GASNETI_TRACE_TIME('B', "gasnet_barrier_wait", t0);
     return finish(id, flags);
 }

@@ -6,6 +6,11 @@
  *   ext_barrier notify_twice    misuse, must be fatal on node 0
  *   ext_barrier wait_without_notify
  *   ext_barrier wait_after_try
+ *   ext_barrier handlers ROUNDS  node 0 sends every node an AM, then all
+ *                               barrier, the others arriving last: the
+ *                               barrier's poll runs the handler (on one
+ *                               host the AM is in the ring before node 0
+ *                               notifies, so this holds for every round)
  *
  * That a barrier synchronises is checked with data: before barrier j every
  * node stores j into its slot on every node with a blocking put, and after
@@ -18,6 +23,8 @@
  * algorithm must give the same results on every node.
  */
 #include "test.h"
+
+#include <unistd.h>
 
 #define ANON GASNET_BARRIERFLAG_ANONYMOUS
 #define MISM GASNET_BARRIERFLAG_MISMATCH
@@ -284,6 +291,21 @@ int main(int argc, char **argv)
         if (me == 0) gasnet_barrier_wait(1, 0);
         BARRIER();
         CHECK(0, "a wait after a successful try was not fatal");
+    }
+    if (!strcmp(mode, "handlers")) {
+        int rounds = argc > 2 ? atoi(argv[2]) : 10;
+        for (int r = 1; r <= rounds; r++) {
+            if (me == 0)
+                for (gasnet_node_t p = 1; p < nodes; p++) CHECK_OK(gasnet_AMRequestShort0(p, 128));
+            else
+                usleep(2000); /* node 0 notifies first: this node's notify may end the barrier */
+            CHECK_OK(r & 1 ? gasnet_barrier(r, 0) : (gasnet_barrier_notify(r, 0), gasnet_barrier_wait(r, 0)));
+            int got = __atomic_load_n(&arrived, __ATOMIC_ACQUIRE);
+            CHECK(me == 0 || got >= r, "after barrier %d, only %d of node 0's AMs had run here", r, got);
+        }
+        BARRIER();
+        MSG0("ext_barrier handlers: ok");
+        gasnet_exit(0);
     }
     int rounds = atoi(mode);
     CHECK(rounds > 0, "usage: ext_barrier [ROUNDS | notify_twice | wait_without_notify | "

@@ -420,6 +420,12 @@ ext_suite() {
             t ext_barrier_$alg$RMA $n "${RMA_ENV[@]}" -e GASNET_BARRIER=$alg -- $B/tests/seq/ext_barrier 1
         done
     done
+    # a barrier polls: AMs that reached a node before it run there, also
+    # where that node arrives last (SHM: its notify ends the barrier)
+    [ -z "$RMA" ] && for n in 2 3; do
+        t ext_barrier_handlers $n -e GASNET_BARRIER=SHM -g 'ext_barrier handlers: ok' \
+            -- $B/tests/seq/ext_barrier handlers $((40 / SCALE))
+    done
     t ext_barrier_notify_twice$RMA 2 "${RMA_ENV[@]}" -x nonzero -g 'node 0 of 2: gasnet_barrier_notify called twice' \
         -- $B/tests/seq/ext_barrier notify_twice
     t ext_barrier_wait_without_notify$RMA 3 "${RMA_ENV[@]}" -x nonzero -e GASNET_BARRIER=AMCENTRAL \
