@@ -143,10 +143,11 @@ typedef void (*ammpi_hook_fn)(ammpi_token_t tok, int is_request);
 void ammpi_set_handler_hooks(ammpi_ep_t *ep, ammpi_hook_fn before, ammpi_hook_fn after);
 
 /* An optional hook run, with no lock held, after each poll of a request
- * that waits for flow control (a credit, a slot of the depth, its
- * payload's send): the client's chance to see that the peer it waits on
- * has ended (GASNet serves its exit notices), since that peer will not
- * answer. */
+ * that waits for flow control (a credit or a slot of the depth): the
+ * client's chance to see that the peer it waits on has ended (GASNet
+ * serves its exit notices), since that peer will not answer. (A payload's
+ * send needs no hook: a node that has exited still receives what it was
+ * announced.) */
 void ammpi_set_wait_hook(ammpi_ep_t *ep, void (*fn)(void));
 
 /* Requests: may poll (and run handlers) while waiting for flow control.

@@ -172,7 +172,6 @@ static void wait_send(ammpi_ep_t *ep, MPI_Request *req, int dest)
         if (done) return;
         UNLOCK(ep);
         ammpi_poll_wait(ep, &idle);
-        if (ep->wait_hook) ep->wait_hook();
         LOCK(ep);
     }
 }

@@ -210,6 +210,9 @@ void gasnetc_exit_poll(void)
     static __thread unsigned polls;
     if ((++polls & 63) == 0) service_channel(); /* exit notices need no haste */
     if (__atomic_load_n(&gasnetc_exit_requested, __ATOMIC_ACQUIRE) && now() >= grace_deadline) {
+        /* a poll point, not inside MPI, also in a request's flow-control
+         * wait: a client handler's exit() is a gasnet_exit (at_process_exit) */
+        gasnetc_in_mpi = 0;
         raise_client_sigquit();
         gasnetc_exit_now();
     }

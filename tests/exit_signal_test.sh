@@ -8,7 +8,7 @@ set -m # job control: a background job must not start with SIGINT ignored
 cd "$(dirname "$0")/.."
 prog=$PWD/$1/tests/seq/exit_matrix
 for sig in TERM INT; do
-    launch/gasnetrun_mpi -n 2 "$prog" forever > /tmp/exit_signal_test.$$ 2>&1 < /dev/null &
+    launch/gasnetrun_mpi -n 2 "$prog" forever > /tmp/exit_signal_test.$$ 2> /dev/null < /dev/null &
     pid=$!
     for i in $(seq 50); do grep -q "node 1 computes" /tmp/exit_signal_test.$$ && break; sleep 0.1; done
     kill -$sig $pid

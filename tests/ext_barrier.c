@@ -309,7 +309,7 @@ int main(int argc, char **argv)
     }
     int rounds = atoi(mode);
     CHECK(rounds > 0, "usage: ext_barrier [ROUNDS | notify_twice | wait_without_notify | "
-          "wait_after_try]");
+          "wait_after_try | handlers ROUNDS]");
     const char *alg = gasnet_getenv("GASNET_BARRIER");
     MSG0("ext_barrier: %u nodes, %s", nodes, alg ? alg : "default algorithm");
     test_synchronises(rounds);

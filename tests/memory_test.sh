@@ -31,7 +31,8 @@ mkdir -p "$build/logs"
 # processes, checking that every process printed its line
 median_hwm() {
     local name=$1 n=$2 prog=$3 out
-    out=$(timeout 300 env GASNET_SUPERNODE_MAXSIZE=1 GASNET_RMA=am launch/gasnetrun_mpi -n "$n" "$prog" 2>&1)
+    # stderr apart: the launcher can split a line of stdout with it
+    out=$(timeout 300 env GASNET_SUPERNODE_MAXSIZE=1 GASNET_RMA=am launch/gasnetrun_mpi -n "$n" "$prog" 2>> "$log")
     echo "$out" >> "$log"
     awk '/ hwm [0-9]+ kB$/ { print $(NF-1) }' <<< "$out" | sort -n |
         awk -v n="$n" -v name="$name" '

@@ -67,7 +67,7 @@ fi
 
 bad() {
     echo "settings_test: $*"
-    sed 's/^/    | /' "$log" | head -80
+    cat "$log" "$log.err" 2> /dev/null | sed 's/^/    | /' | head -80
     failures=$((failures + 1))
 }
 
@@ -243,7 +243,7 @@ done
 await_frozen() {
     local i
     for i in $(seq 600); do
-        frozen=$(sed -n 's/^Process frozen for debugger: host=.* pid=\([0-9]*\)$/\1/p' "$log" "$log.err")
+        frozen=$(sed -n 's/^Process frozen for debugger: host=.* pid=\([0-9]*\)$/\1/p' "$log" "$log.err" 2> /dev/null)
         [ "$(echo "$frozen" | grep -c .)" -ge "$1" ] && return 0
         kill -0 "$job" 2>/dev/null || return 1
         sleep 0.1
