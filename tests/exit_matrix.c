@@ -22,6 +22,8 @@
  *                 wait for credits (ring space) and must hear of the exit
  *                 there -> 4
  *   flood-put     the same with 1 MiB nbi puts -> 4
+ *   flood-exit    flood, and the others' SIGQUIT handler calls exit(4),
+ *                 which must be a gasnet_exit also from that wait -> 4
  *   forever       every node computes forever (the launcher gets a signal) */
 #include "test.h"
 
@@ -59,6 +61,12 @@ static void on_sigquit(int sig)
     ssize_t rc = write(1, msg, sizeof msg - 1);
     (void)rc;
     if (gasnet_mynode() == 0) gasnet_exit(7);
+}
+
+static void exit_on_sigquit(int sig)
+{
+    (void)sig;
+    exit(4);
 }
 
 static volatile unsigned long sink;
@@ -141,14 +149,15 @@ int main(int argc, char **argv)
             raise(c[0] == 'c' ? SIGSEGV : SIGKILL);
         }
         wait_in_barrier();
-    } else if (!strcmp(c, "flood") || !strcmp(c, "flood-put")) {
+    } else if (!strncmp(c, "flood", 5)) {
+        if (!strcmp(c, "flood-exit")) signal(SIGQUIT, exit_on_sigquit);
         if (me == 1) {
             sleep(1); /* the others are waiting for credits by now */
             gasnet_exit(4);
         }
         static char buf[1 << 20];
         for (;;) {
-            if (c[5]) gasnet_put_nbi_bulk(1, seg[1].addr, buf, sizeof buf);
+            if (!strcmp(c, "flood-put")) gasnet_put_nbi_bulk(1, seg[1].addr, buf, sizeof buf);
             else gasnet_AMRequestMedium0(1, H_SINK, buf, 512);
         }
     } else if (!strcmp(c, "forever")) {

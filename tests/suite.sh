@@ -292,6 +292,10 @@ for m in seq $([ "$FLAVOR" = asan ] || echo par); do
     t exit_${m}_flood_mpi 3 -T 20 -x 4 -G 'MPI_Abort' -e GASNET_SUPERNODE_MAXSIZE=1 -- $X flood
     t exit_${m}_flood_put_mpi 2 -T 20 -x 4 -G 'MPI_Abort' -e GASNET_SUPERNODE_MAXSIZE=1 -e GASNET_RMA=am \
         -- $X flood-put
+    if [ "$FLAVOR" != tsan ]; then
+        t exit_${m}_flood_exit 3 -T 20 -x 4 -G 'MPI_Abort' -- $X flood-exit
+        t exit_${m}_flood_exit_mpi 3 -T 20 -x 4 -G 'MPI_Abort' -e GASNET_SUPERNODE_MAXSIZE=1 -- $X flood-exit
+    fi
     # (not under TSan, which reports the MPI calls of the gasnet_exit that
     # the client's SIGQUIT handler makes, as the spec allows)
     [ "$FLAVOR" = tsan ] || t exit_${m}_sigquit 3 -T 20 -x 7 -g 'node 0 caught SIGQUIT' \
