@@ -172,12 +172,14 @@ static void take_credits(ammpi_ep_t *ep, int src, const ammpi_hdr_t *h)
     if ((h->kind & K_REPLY) == 0 && h->kind != K_CREDIT) ep->incoming[src]++;
 }
 
-static void release_held(ammpi_ep_t *ep, const pending_t *p)
+/* The credits a reply with a separate payload brought, held until the
+ * payload arrived (or the message was dropped), become usable. */
+static void release_held(ammpi_ep_t *ep, int src, const ammpi_hdr_t *h)
 {
-    if (!(p->hdr.kind & K_REPLY)) return;
-    ep->held[p->src] = (uint16_t)(ep->held[p->src] - p->hdr.credits);
-    ep->credits[p->src] = (uint16_t)(ep->credits[p->src] + p->hdr.credits);
-    ep->credits_out -= p->hdr.credits;
+    if (!(h->kind & K_REPLY)) return;
+    ep->held[src] = (uint16_t)(ep->held[src] - h->credits);
+    ep->credits[src] = (uint16_t)(ep->credits[src] + h->credits);
+    ep->credits_out -= h->credits;
 }
 
 /* With the lock held: starts the receives of waiting records from the
@@ -202,7 +204,7 @@ static void start_waiting(ammpi_ep_t *ep, pending_t **pp)
         if (!p->payload) {
             *pp = p->next;
             if (!*pp) ep->pending_tail = pp;
-            release_held(ep, p);
+            release_held(ep, p->src, &p->hdr);
             ammpi_protocol_error(ep, p->src, "no memory to receive a %u-byte payload",
                                  p->hdr.nbytes);
             ammpi_pool_put(&ep->pends, p);
@@ -231,6 +233,7 @@ static void start_payload(ammpi_ep_t *ep, int src, const ammpi_hdr_t *h)
 {
     pending_t *p = ammpi_pool_get(&ep->pends);
     if (!p) {
+        release_held(ep, src, h); /* dropped: its credits must not stay held */
         ammpi_protocol_error(ep, src, "no memory to receive a %u-byte payload", h->nbytes);
         return;
     }
@@ -289,7 +292,7 @@ static pending_t *arrived_payload(ammpi_ep_t *ep)
         pending_t *p = *pp;
         *pp = p->next;
         if (!*pp) ep->pending_tail = pp;
-        release_held(ep, p);
+        release_held(ep, p->src, &p->hdr);
         if (rc == MPI_SUCCESS) MPI_Get_count(&st, MPI_BYTE, &count);
         if (rc != MPI_SUCCESS || (uint32_t)count != p->hdr.nbytes) {
             char why[MPI_MAX_ERROR_STRING] = "";
