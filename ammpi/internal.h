@@ -249,6 +249,13 @@ struct ammpi_ep {
     uint64_t *sent, *received; /* header messages per peer: shutdown counts them (ep.c) */
 };
 
+/* With the lock held: n credits to peer come back (credits_out follows). */
+static inline void return_credits(ammpi_ep_t *ep, int peer, unsigned n)
+{
+    ep->credits[peer] = (uint16_t)(ep->credits[peer] + n);
+    ep->credits_out -= (int)n;
+}
+
 #define LOCK(ep) do { if ((ep)->cfg.thread_safe) pthread_mutex_lock(&(ep)->lock); } while (0)
 #define UNLOCK(ep) do { if ((ep)->cfg.thread_safe) pthread_mutex_unlock(&(ep)->lock); } while (0)
 

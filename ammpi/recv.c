@@ -165,10 +165,8 @@ static void take_credits(ammpi_ep_t *ep, int src, const ammpi_hdr_t *h)
 {
     if ((h->kind & K_REPLY) && (h->flags & F_SEPARATE))
         ep->held[src] = (uint16_t)(ep->held[src] + h->credits);
-    else {
-        ep->credits[src] = (uint16_t)(ep->credits[src] + h->credits);
-        ep->credits_out -= h->credits;
-    }
+    else
+        return_credits(ep, src, h->credits);
     if ((h->kind & K_REPLY) == 0 && h->kind != K_CREDIT) ep->incoming[src]++;
 }
 
@@ -178,8 +176,7 @@ static void release_held(ammpi_ep_t *ep, int src, const ammpi_hdr_t *h)
 {
     if (!(h->kind & K_REPLY)) return;
     ep->held[src] = (uint16_t)(ep->held[src] - h->credits);
-    ep->credits[src] = (uint16_t)(ep->credits[src] + h->credits);
-    ep->credits_out -= h->credits;
+    return_credits(ep, src, h->credits);
 }
 
 /* With the lock held: starts the receives of waiting records from the

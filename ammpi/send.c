@@ -445,8 +445,7 @@ void ammpi_cancel(ammpi_prep_t *p)
     ammpi_pool_put(&ep->ebufs, p->buf);
     if (p->large) ammpi_pool_put(&ep->lbufs, p->large);
     if (!p->tok && !via_channel) { /* the credit and request slot prepare took */
-        ep->credits[p->msg.dest]++;
-        ep->credits_out--;
+        return_credits(ep, p->msg.dest, 1);
         ep->depth_used--;
     }
     UNLOCK(ep);

@@ -314,11 +314,11 @@ static int reduce_progress(gasnete_coll_op_t *op)
 static void fold(void *cx, const void *a, const void *b, void *out, size_t cnt)
 {
     reduce_t *x = cx;
-    if (out == b) {
-        if (x->fn) x->fn(a, out, cnt, x->cdata);
-        else combine(x->dt, x->op, a, out, cnt);
-    } else if (x->fn) {
-        x->fn(a, memcpy(out, b, x->nbytes / x->cnt * cnt), cnt, x->cdata);
+    if (x->fn) {
+        if (out != b) memcpy(out, b, x->nbytes / x->cnt * cnt);
+        x->fn(a, out, cnt, x->cdata);
+    } else if (out == b) {
+        combine(x->dt, x->op, a, out, cnt);
     } else {
         combine_to(x->dt, x->op, a, b, out, cnt);
     }

@@ -664,8 +664,12 @@ int gasnete_coll_shm_reduce_staged(gasnete_coll_op_t *op, uint64_t n, int want, 
                 char *acc = (char *)dst + *got * C;
                 if (want) { /* the last two members' chunks folded straight into acc */
                     gex_Rank_t r = size - 1;
-                    if (r == 0) memcpy(acc, ring(op, 0, n, *got), m * elem);
-                    else r--, fold(cx, ring(op, r, n, *got), ring(op, r + 1, n, *got), acc, m);
+                    if (r == 0) {
+                        memcpy(acc, ring(op, 0, n, *got), m * elem);
+                    } else {
+                        r--;
+                        fold(cx, ring(op, r, n, *got), ring(op, r + 1, n, *got), acc, m);
+                    }
                     while (r-- > 0) fold(cx, ring(op, r, n, *got), acc, acc, m); /* acc = x_r (+) acc */
                 }
                 st(&c[GOT], ++*got);
