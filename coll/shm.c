@@ -465,15 +465,16 @@ int gasnete_coll_shm_step(gasnete_coll_op_t *op)
     }
 }
 
-/* A barrier: every member has entered. Over several hosts, each host's
- * leader waits until every other member of its host has entered, passes a
- * dissemination barrier among the leaders, and then enters itself, which
- * tells the others of its host that everyone has entered. */
-static int shm_barrier(gasnete_coll_op_t *op, uint64_t n)
-{
-    return gasnete_coll_shm_host_entered(op, n, NOBODY);
-}
-
+/* A barrier: each host's leader (its lowest rank) waits until every other
+ * member of its host has entered, passes a dissemination barrier among the
+ * leaders (none on one host), and then enters itself, which tells the
+ * others of its host that everyone has entered. On one host that lets
+ * team rank 0 leave first, a cache-line transfer before the others, where
+ * every member reading every lane would let the last to arrive leave
+ * first: a broadcast from rank 0 right after a barrier (OSU's osu_bcast,
+ * and clients that publish then read) then finds its readers arriving as
+ * the data does, and on N members the others read one line, not N-1
+ * (docs/collectives.md has the measurements). */
 static int leader_barrier(gasnete_coll_op_t *op, uint64_t n)
 {
     if (!op->shm_first_step) {
@@ -498,10 +499,10 @@ static int leader_entered(gasnete_coll_op_t *op, uint64_t n)
 
 void gasnete_coll_shm_barrier(gasnete_coll_op_t *op)
 {
-    const gasnete_coll_hosts_t *h = gasnete_coll_shm_hosts(op->tm);
-    if (!h) {
-        op->shm_run = shm_barrier;
-    } else if (h->leaders.rank[h->leaders.me] == op->tm->rank) {
+    const struct gasnete_coll_shm *sh = op->tm->coll->shm;
+    if (!sh) return; /* the AM algorithm alone */
+    const gasnete_coll_group_t *l = &sh->hosts.leaders;
+    if (l->rank[l->me] == op->tm->rank) {
         op->shm_first = leader_barrier;
         op->shm_run = passed;
     } else {

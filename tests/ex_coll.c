@@ -8,6 +8,14 @@
  *                              flight at once, then waited: the cost of
  *                              many in flight must grow linearly (stepping
  *                              every one on every poll did not finish)
+ *   ex_coll barrier [N]        N (default 5000) rounds of gex_Coll_BarrierNB
+ *                              on the world and a split (its lanes in
+ *                              the scratch): before each, every member
+ *                              puts the round's number at every member;
+ *                              after it, every member must see all of
+ *                              them (a member that left before everyone
+ *                              entered sees an older round); members
+ *                              arrive in a different order each round
  *   ex_coll bad WHAT [attached]  one bad call, which must be fatal (after
  *                              a segment is attached)
  *
@@ -674,6 +682,46 @@ static void teams(void)
     gasnet_exit(0);
 }
 
+/* Barrier semantics under varying arrival order: see the top comment. */
+static void barrier_rounds(gex_TM_t tm, const char *name, uint32_t rounds)
+{
+    gex_Rank_t n = gex_TM_QuerySize(tm), me = gex_TM_QueryRank(tm);
+    uint32_t *mine = gex_Segment_QueryAddr(X.seg); /* slot r: team rank r's round */
+    uintptr_t size;
+    for (gex_Rank_t r = 0; r < n; r++) {
+        mine[r] = 0;
+        CHECK(ex_peer_seg(tm, r, &size) && size >= n * sizeof *mine, "segment too small");
+    }
+    ex_barrier(X.tm);
+    for (uint32_t round = 1; round <= rounds; round++) {
+        /* a different member is late each round, some rounds by a while */
+        if (round % n == me)
+            for (unsigned i = 0; i < (round % 7 == 0 ? 20000u : 200u); i++) __asm__ volatile("" ::: "memory");
+        for (gex_Rank_t r = 0; r < n; r++)
+            CHECK_OK(gex_RMA_PutBlocking(tm, r, (uint32_t *)ex_peer_seg(tm, r, &size) + me, &round,
+                                         sizeof round, 0));
+        gex_Event_Wait(gex_Coll_BarrierNB(tm, 0));
+        for (gex_Rank_t r = 0; r < n; r++) { /* the next round's may already be there */
+            uint32_t got = __atomic_load_n(&mine[r], __ATOMIC_ACQUIRE);
+            CHECK(got == round || got == round + 1,
+                  "%s: after barrier %u, team rank %u's round here is %u: it had not entered", name,
+                  round, r, got);
+        }
+    }
+}
+
+static void barriers(uint32_t rounds)
+{
+    ex_attach(&X, 8 << 20);
+    barrier_rounds(X.tm, "world", rounds);
+    gex_TM_t t = split(0, (int)(X.n - 1 - X.me), 1, 0); /* ranks reversed: another leader */
+    barrier_rounds(t, "reversed split", rounds);
+    gex_TM_Destroy(t, NULL, 0);
+    ex_barrier(X.tm);
+    MSG0("ex_coll: ok (barrier, %u rounds, %u ranks)", rounds, X.n);
+    gasnet_exit(0);
+}
+
 static void inflight(size_t n)
 {
     ex_attach(&X, 8 << 20);
@@ -705,6 +753,7 @@ int main(int argc, char **argv)
 {
     ex_init(&X, "EXCOLL", &argc, &argv, 0);
     if (argc > 1 && !strcmp(argv[1], "inflight")) inflight(argc > 2 ? strtoul(argv[2], NULL, 0) : 1 << 18);
+    if (argc > 1 && !strcmp(argv[1], "barrier")) barriers(argc > 2 ? (uint32_t)strtoul(argv[2], NULL, 0) : 5000);
     if (argc > 3 && !strcmp(argv[1], "bad") && !strcmp(argv[3], "attached")) ex_attach(&X, 65536);
     if (argc > 2 && !strcmp(argv[1], "bad")) bad(argv[2]);
     if (argc > 2 && !strcmp(argv[1], "threads")) threads(atoi(argv[2]));

@@ -1237,6 +1237,13 @@ if [ $FULL = 1 ]; then
         -g 'team [0-9a-f]+ \(2 members\) go through shared memory in its scratch space \(with stages' \
         -g 'team [0-9a-f]+ \(2 members\) go through shared memory in its scratch space \(slots only' \
         -g 'ex_coll: ok \(matrix, 4 ranks\)' -- $XC/seq/ex_coll matrix
+    # barrier semantics, a different member late each round (the world's
+    # leader is rank 0, the reversed split's the highest jobrank)
+    t ex_coll_barrier 2 -g 'ex_coll: ok \(barrier' -- $XC/seq/ex_coll barrier $((20000 / SCALE))
+    t ex_coll_barrier_5 5 -g 'ex_coll: ok \(barrier' -- $XC/seq/ex_coll barrier $((4000 / SCALE))
+    t ex_coll_barrier_hosts 4 -e GASNET_SUPERNODE_MAXSIZE=2 -g 'ex_coll: ok \(barrier' \
+        -- $XC/seq/ex_coll barrier $((2000 / SCALE))
+    t ex_coll_barrier_am 3 -e GASNET_COLL_SHM=no -g 'ex_coll: ok \(barrier' -- $XC/seq/ex_coll barrier $((2000 / SCALE))
     # teams of 1..8 members on the stages (chunked broadcasts and reductions)
     t ex_coll_teams 8 -T 180 -e GASNET_VERBOSEENV=1 -g '\(5 members\) go through shared memory in its scratch space \(with stages' \
         -g 'ex_coll: ok \(teams, 8 ranks\)' -- $XC/seq/ex_coll teams
@@ -1291,6 +1298,7 @@ CASES
 elif [ "$FLAVOR" != tsan ]; then
     t ex_coll $([ "$FLAVOR" = debug ] && echo 3 || echo 2) -g 'ex_coll: ok' -- $XC/seq/ex_coll
     t ex_coll_hosts 4 -e GASNET_SUPERNODE_MAXSIZE=2 -g 'ex_coll: ok' -- $XC/seq/ex_coll
+    t ex_coll_barrier 3 -g 'ex_coll: ok \(barrier' -- $XC/seq/ex_coll barrier $((2000 / SCALE))
     t coll_legacy 2 -g 'coll_legacy: ok' -- $XC/seq/coll_legacy
 else
     t ex_coll_threads_par 2 -g 'ex_coll threads: ok' -- $XC/par/ex_coll threads 3
