@@ -3,9 +3,12 @@
  *
  * LANES. Each member has a lane, which every member on its host maps: two
  * counters in cache lines of their own, and two slots.
- *   posted: the number of the last collective this member has entered;
- *           its signature (coll.h) and data, if any, are in the slot of
- *           that number's parity;
+ *   posted: the number of the last collective this member has entered
+ *           (read by the member alone); its signature (coll.h) and data,
+ *           if any, are in the slot of that number's parity, whose
+ *           header says which number it holds (slot_t: others wait on
+ *           that line, so what they read comes with it: a cache-line
+ *           transfer less than a separate counter);
  *   done:   the number of the last collective this member has finished
  *           reading other lanes for.
  * Both grow one step at a time, in call order (an operation that is ready
@@ -79,9 +82,16 @@
 
 #define NOBODY ((gex_Rank_t)-1) /* a rank no member has */
 
+/* A slot's header and first bytes share the cache line its reader waits
+ * on: seq, the low 16 bits of the number of the collective whose entry it
+ * holds, is stored last. A reader asks only about n while the member has
+ * entered n-2 at least (nobody enters n before every member is done with
+ * n-2), so the slot of n's parity holds n-2 or n and 16 bits tell them
+ * apart. */
 typedef struct {
     uint32_t sig;
-    uint32_t len;
+    uint16_t len;
+    uint16_t seq;
     char data[GASNETE_COLL_SHM_SLOT];
 } slot_t;
 
@@ -94,6 +104,7 @@ typedef struct {
 } lane_t;
 
 _Static_assert(sizeof(lane_t) <= 4096, "a lane is a page");
+_Static_assert(GASNETE_COLL_SHM_SLOT <= UINT16_MAX, "a slot's length fits its header");
 
 /* A counter in a cache line of its own. */
 typedef struct {
@@ -380,9 +391,9 @@ void gasnete_coll_shm_fini(gasneti_tm_t tm)
 int gasnete_coll_shm_entered(gasnete_coll_op_t *op, gex_Rank_t rank, uint64_t n)
 {
     lane_t *l = lane(op, rank);
-    uint64_t posted = __atomic_load_n(&l->posted, __ATOMIC_ACQUIRE);
-    if (posted < n) return 0;
-    uint32_t sig = l->slot[n % 2].sig; /* kept until this member's done >= n */
+    const slot_t *s = &l->slot[n % 2];
+    if (__atomic_load_n(&s->seq, __ATOMIC_ACQUIRE) != (uint16_t)n) return 0;
+    uint32_t sig = s->sig; /* kept until this member's done >= n */
     if (sig != op->sig)
         gasneti_fatalerror("%s: collective number %u on team %llx: rank %u of the team called a "
                            "different collective, or this one with different single-valued "
@@ -441,13 +452,14 @@ int gasnete_coll_shm_step(gasnete_coll_op_t *op)
             return 0;
         slot_t *s = &me->slot[n % 2];
         s->sig = op->sig;
-        s->len = (uint32_t)op->shm_len;
+        s->len = (uint16_t)op->shm_len;
         if (op->shm_len) memcpy(s->data, op->shm_data, op->shm_len);
         if (op->shm_staged) { /* nobody reads these for n-2 any more */
             stage_t *st = stage(op, op->tm->rank);
             st->c[n % 2][READY].v = st->c[n % 2][RED].v = st->c[n % 2][GOT].v = 0;
         }
-        __atomic_store_n(&me->posted, n, __ATOMIC_RELEASE);
+        __atomic_store_n(&s->seq, (uint16_t)n, __ATOMIC_RELEASE);
+        __atomic_store_n(&me->posted, n, __ATOMIC_RELAXED);
         op->shm_phase = 1;
         /* fall through */
     case 1:
