@@ -78,6 +78,9 @@ struct gasnete_coll_op {
     uint64_t shm_word;    /* a word to post (shm_data may point here) */
     int shm_staged;       /* the payload goes through the stages instead */
     size_t shm_k[3];      /* staged: chunks posted, reduced, taken here */
+    const void *shm_chunk; /* staged, a payload of one chunk: written to this
+                              member's ring as it enters (shm_chunk_len bytes) */
+    size_t shm_chunk_len;
     char *shm_tmp;        /* the path's scratch (staged reductions by slices: two chunks;
                              a leader's reduction: its host's part), freed when done */
 };
@@ -241,6 +244,11 @@ int gasnete_coll_shm_staged(gasneti_tm_t tm);
  * with its entry (op->shm_word, set by gasnete_coll_shm_bcast_post): src,
  * if the others read it in place, else 0. */
 void gasnete_coll_shm_bcast_post(gasnete_coll_op_t *op, const void *src, size_t nbytes);
+/* Where a staged payload of nbytes (elements of elem bytes) is one chunk:
+ * this member writes it, from src, to its ring as it enters, so that
+ * others who see it entered need not wait on its READY. Every member that
+ * posts a payload calls it (the readers rely on it). */
+void gasnete_coll_shm_stage_first(gasnete_coll_op_t *op, const void *src, size_t nbytes, size_t elem);
 int gasnete_coll_shm_bcast_staged(gasnete_coll_op_t *op, uint64_t n, gex_Rank_t root, void *dst,
                                   const void *src, size_t nbytes);
 typedef void (*gasnete_coll_fold_t)(void *cx, const void *a, const void *b, void *out, size_t cnt);

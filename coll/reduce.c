@@ -109,7 +109,10 @@ int gasnete_coll_bcast_shm_prepare(gasnete_coll_op_t *op, const gasnete_coll_bca
     if (b->nbytes > GASNETE_COLL_SHM_SLOT) {
         if (!gasnete_coll_shm_staged(op->tm)) return 0;
         op->shm_staged = 1;
-        if (from_here) gasnete_coll_shm_bcast_post(op, source_data(op, b), b->nbytes);
+        if (from_here) {
+            gasnete_coll_shm_bcast_post(op, source_data(op, b), b->nbytes);
+            gasnete_coll_shm_stage_first(op, source_data(op, b), b->nbytes, 1);
+        }
     } else if (from_here) {
         op->shm_data = source_data(op, b);
         op->shm_len = b->nbytes;
@@ -470,6 +473,7 @@ static gex_Event_t reduce_nb(const char *call, gex_TM_t tm, int all, gex_Rank_t 
     } else if (gasnete_coll_shm_staged(t) && dt_sz <= GASNETE_COLL_SHM_CHUNK) {
         o->shm_run = reduce_staged;
         o->shm_staged = 1;
+        gasnete_coll_shm_stage_first(o, src, x->nbytes, dt_sz);
     }
     return gasnete_coll_start_nb(o);
 }

@@ -67,7 +67,10 @@
  * reads them (readers wait until it has entered). Within collective n,
  * chunk k sits at ring position k % RING_CHUNKS, and its producer writes
  * chunk k + RING_CHUNKS there only once every reader's GOT > k: the
- * chunks pipeline. The broadcast and the reduction over stages are
+ * chunks pipeline. A payload of one chunk is written to the ring as its
+ * member enters, READY 1 with the entry (gasnete_coll_shm_stage_first):
+ * a reader that sees the entry reads the chunk without waiting on that
+ * counter's line too. The broadcast and the reduction over stages are
  * described at gasnete_coll_shm_bcast_staged and _reduce_staged. Reading another member's entry checks its
  * signature against this member's: a member that called something else
  * is reported, as on the AM path.
@@ -155,6 +158,12 @@ static lane_t *lane(const gasnete_coll_op_t *op, gex_Rank_t rank)
 static stage_t *stage(const gasnete_coll_op_t *op, gex_Rank_t rank)
 {
     return op->tm->coll->shm->stages[rank];
+}
+
+/* Chunk k of collective n's ring in rank's stage. */
+static char *ring(gasnete_coll_op_t *op, gex_Rank_t rank, uint64_t n, size_t k)
+{
+    return stage(op, rank)->ring[n % 2] + (k % RING_CHUNKS) * GASNETE_COLL_SHM_CHUNK;
 }
 
 /* The host of tm's member at rank: its neighbourhood, the nodes that share
@@ -457,6 +466,10 @@ int gasnete_coll_shm_step(gasnete_coll_op_t *op)
         if (op->shm_staged) { /* nobody reads these for n-2 any more */
             stage_t *st = stage(op, op->tm->rank);
             st->c[n % 2][READY].v = st->c[n % 2][RED].v = st->c[n % 2][GOT].v = 0;
+            if (op->shm_chunk_len) { /* one chunk, ready with the entry */
+                memcpy(ring(op, op->tm->rank, n, 0), op->shm_chunk, op->shm_chunk_len);
+                st->c[n % 2][READY].v = op->shm_k[0] = 1;
+            }
         }
         __atomic_store_n(&s->seq, (uint16_t)n, __ATOMIC_RELEASE);
         __atomic_store_n(&me->posted, n, __ATOMIC_RELAXED);
@@ -544,10 +557,19 @@ static uint64_t least(gasnete_coll_op_t *op, uint64_t n, int which, gex_Rank_t s
     return m;
 }
 
-/* Chunk k of collective n's ring in rank's stage. */
-static char *ring(gasnete_coll_op_t *op, gex_Rank_t rank, uint64_t n, size_t k)
+/* The least READY of collective n over the members but skip, for a
+ * payload of total chunks: one chunk is there once a member has entered
+ * (gasnete_coll_shm_stage_first), and its counter is not read. */
+static uint64_t least_ready(gasnete_coll_op_t *op, uint64_t n, size_t total, gex_Rank_t skip)
 {
-    return stage(op, rank)->ring[n % 2] + (k % RING_CHUNKS) * GASNETE_COLL_SHM_CHUNK;
+    return total == 1 ? (uint64_t)gasnete_coll_shm_host_entered(op, n, skip) : least(op, n, READY, skip);
+}
+
+void gasnete_coll_shm_stage_first(gasnete_coll_op_t *op, const void *src, size_t nbytes, size_t elem)
+{
+    if (nbytes > GASNETE_COLL_SHM_CHUNK / elem * elem) return;
+    op->shm_chunk = src;
+    op->shm_chunk_len = nbytes;
 }
 
 /* BROADCAST. The root copies chunk after chunk into its ring (READY), once
@@ -620,7 +642,7 @@ int gasnete_coll_shm_bcast_staged(gasnete_coll_op_t *op, uint64_t n, gex_Rank_t 
     const counter_t *ready = &stage(op, root)->c[n % 2][READY];
     uint64_t avail = 0;
     while (*k < total) {
-        if (*k >= avail && (avail = ld(ready)) <= *k) return 0;
+        if (*k >= avail && (avail = total == 1 ? 1 : ld(ready)) <= *k) return 0; /* root entered */
         size_t len = nbytes - *k * C < C ? nbytes - *k * C : C;
         memcpy((char *)dst + *k * C, ring(op, root, n, *k), len);
         st(got, ++*k);
@@ -672,7 +694,7 @@ int gasnete_coll_shm_reduce_staged(gasnete_coll_op_t *op, uint64_t n, int want, 
             moved = 1;
         }
         if (whole) {
-            while (*got < *posted && least(op, n, READY, NOBODY) > *got) {
+            while (*got < *posted && least_ready(op, n, total, NOBODY) > *got) {
                 size_t m = chunk_elems(cnt, E, *got);
                 char *acc = (char *)dst + *got * C;
                 if (want) { /* the last two members' chunks folded straight into acc */
@@ -690,7 +712,7 @@ int gasnete_coll_shm_reduce_staged(gasnete_coll_op_t *op, uint64_t n, int want, 
             }
             continue;
         }
-        while (*red < *posted && least(op, n, READY, NOBODY) > *red) {
+        while (*red < *posted && least_ready(op, n, total, NOBODY) > *red) {
             size_t ek = chunk_elems(cnt, E, *red);
             size_t a = ek * me / size, m = ek * (me + 1) / size - a, off = a * elem, len = m * elem;
             if (m) { /* each slice copied out first: measured faster than folding in place */
