@@ -280,7 +280,6 @@ static int step(gasnete_coll_op_t *op)
 
 /* Runs the active operations' progress (one thread at a time), in start
  * order, and completes those done whose turn it is. */
-#define WINDOW 64
 static void coll_progress(void)
 {
     if (!__atomic_load_n(&started, __ATOMIC_ACQUIRE) && !__atomic_load_n(&active, __ATOMIC_ACQUIRE))
@@ -294,12 +293,12 @@ static void coll_progress(void)
         started_tail = &started;
         drop_lock();
     }
-    /* Only the oldest WINDOW operations still in flight are stepped: every
+    /* Only the oldest GASNETE_COLL_WINDOW operations still in flight are stepped: every
      * member steps its operations in the order it started them, and the
      * spec's rule that collectives be as deadlock-free as if each were a
      * barrier makes any prefix of them safe to run first. Stepping every
      * one on every poll made n in flight cost n^2. */
-    int window = WINDOW;
+    int window = GASNETE_COLL_WINDOW;
     gasnete_coll_op_t **pop = &active;
     while (*pop && window > 0) {
         gasnete_coll_op_t *op = *pop;

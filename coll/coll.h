@@ -190,6 +190,11 @@ int gasnete_coll_bcast_shm_prepare(gasnete_coll_op_t *op, const gasnete_coll_bca
  * (and shm_data, shm_len) where it can run that way; it is used when the
  * team has the path. */
 #define GASNETE_COLL_SHM_SLOT ((size_t)1976)
+/* How many of the oldest operations in flight (of all teams) a poll steps
+ * (coll.c): an operation is stepped only within that many of the oldest
+ * one this process has not retired, which bounds how far behind the other
+ * members' lanes can be when it reads them (shm.c, slot_t). */
+#define GASNETE_COLL_WINDOW 64
 /* Scratch enough for a member's lane (shm.c): the default minimum. */
 #define GASNETE_COLL_SHM_SCRATCH ((size_t)4096 + GASNETI_CACHE_LINE_BYTES)
 /* Scratch enough for a lane and a stage (shm.c): the default RECOMMENDED. */

@@ -87,10 +87,13 @@
 
 /* A slot's header and first bytes share the cache line its reader waits
  * on: seq, the low 16 bits of the number of the collective whose entry it
- * holds, is stored last. A reader asks only about n while the member has
- * entered n-2 at least (nobody enters n before every member is done with
- * n-2), so the slot of n's parity holds n-2 or n and 16 bits tell them
- * apart. */
+ * holds, is stored last. 16 bits tell n from what the slot of n's parity
+ * can hold while a reader asks about n: nobody enters n+2 before the
+ * reader is done with n, and the reader steps n only within
+ * GASNETE_COLL_WINDOW of the oldest operation it has not retired (even
+ * from shm_first, before it enters n-1): it has entered n - WINDOW - 1,
+ * so every member has entered n - WINDOW - 3, and the slot holds a number
+ * in [n - WINDOW - 4, n]. */
 typedef struct {
     uint32_t sig;
     uint16_t len;
@@ -108,6 +111,7 @@ typedef struct {
 
 _Static_assert(sizeof(lane_t) <= 4096, "a lane is a page");
 _Static_assert(GASNETE_COLL_SHM_SLOT <= UINT16_MAX, "a slot's length fits its header");
+_Static_assert(GASNETE_COLL_WINDOW + 4 < UINT16_MAX, "a slot's seq tells n from older numbers (slot_t)");
 
 /* A counter in a cache line of its own. */
 typedef struct {

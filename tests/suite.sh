@@ -1239,8 +1239,10 @@ if [ $FULL = 1 ]; then
         -g 'ex_coll: ok \(matrix, 4 ranks\)' -- $XC/seq/ex_coll matrix
     # barrier semantics, a different member late each round (the world's
     # leader is rank 0, the reversed split's the highest jobrank)
-    t ex_coll_barrier 2 -g 'ex_coll: ok \(barrier' -- $XC/seq/ex_coll barrier $((20000 / SCALE))
-    t ex_coll_barrier_5 5 -g 'ex_coll: ok \(barrier' -- $XC/seq/ex_coll barrier $((4000 / SCALE))
+    t ex_coll_barrier 2 -e GASNET_VERBOSEENV=1 -g 'primordial team go through shared memory' -g '\(2 members\) go through shared memory in its scratch space' \
+        -g 'ex_coll: ok \(barrier' -- $XC/seq/ex_coll barrier $((20000 / SCALE))
+    t ex_coll_barrier_5 5 -e GASNET_VERBOSEENV=1 -g '\(5 members\) go through shared memory in its scratch space' \
+        -g 'ex_coll: ok \(barrier' -- $XC/seq/ex_coll barrier $((4000 / SCALE))
     t ex_coll_barrier_hosts 4 -e GASNET_SUPERNODE_MAXSIZE=2 -g 'ex_coll: ok \(barrier' \
         -- $XC/seq/ex_coll barrier $((2000 / SCALE))
     t ex_coll_barrier_am 3 -e GASNET_COLL_SHM=no -g 'ex_coll: ok \(barrier' -- $XC/seq/ex_coll barrier $((2000 / SCALE))
