@@ -26,16 +26,17 @@ typedef struct letter {
 } letter_t;
 
 /* The mailbox and the operations are FIFO lists: pieces are taken in the
- * order they came, operations progress in the order they started. A new
- * operation joins `started` (under lock); the thread holding
- * progress_lock moves those to the end of `active`, which only it touches,
- * so that a poll with operations in flight and nothing new takes one
- * trylock, not the mailbox's lock as well. */
+ * order they came, a team's operations progress in the order they
+ * started. A new operation joins `started` (under lock); the thread
+ * holding progress_lock moves those to the end of their team's `active`
+ * list, and the team into `busy` (the teams with operations in flight),
+ * which only it touches, so that a poll with operations in flight and
+ * nothing new takes one trylock, not the mailbox's lock as well. */
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* mailbox and started list */
 static letter_t *mailbox, **mailbox_tail = &mailbox;
 static gasnete_coll_op_t *started, **started_tail = &started;
 static pthread_mutex_t progress_lock = PTHREAD_MUTEX_INITIALIZER;
-static gasnete_coll_op_t *active, **active_tail = &active; /* under progress_lock */
+static struct gasnete_coll_team *busy; /* under progress_lock; read unlocked */
 
 /* With one thread in the library (SEQ, no progress thread) the mutexes
  * order nothing, and their calls were a tenth of a small collective's
@@ -278,45 +279,86 @@ static int step(gasnete_coll_op_t *op)
     return op->shm_n ? gasnete_coll_shm_step(op) : op->progress(op);
 }
 
-/* Runs the active operations' progress (one thread at a time), in start
- * order, and completes those done whose turn it is. */
-static void coll_progress(void)
+/* Appends op to its team's operations in flight (under progress_lock). */
+static void activate(gasnete_coll_op_t *op)
 {
-    if (!__atomic_load_n(&started, __ATOMIC_ACQUIRE) && !__atomic_load_n(&active, __ATOMIC_ACQUIRE))
-        return;
-    if (!try_progress_lock()) return;
-    if (__atomic_load_n(&started, __ATOMIC_ACQUIRE)) {
-        take_lock();
-        __atomic_store_n(active_tail, started, __ATOMIC_RELEASE); /* `active` is read unlocked */
-        active_tail = started_tail;
-        __atomic_store_n(&started, NULL, __ATOMIC_RELAXED);
-        started_tail = &started;
-        drop_lock();
+    struct gasnete_coll_team *c = op->tm->coll;
+    op->next = NULL;
+    if (!c->active) {
+        c->active_tail = &c->active;
+        c->next_busy = busy;
+        __atomic_store_n(&busy, c, __ATOMIC_RELEASE);
     }
-    /* Only the oldest GASNETE_COLL_WINDOW operations still in flight are stepped: every
-     * member steps its operations in the order it started them, and the
-     * spec's rule that collectives be as deadlock-free as if each were a
-     * barrier makes any prefix of them safe to run first. Stepping every
-     * one on every poll made n in flight cost n^2. */
+    *c->active_tail = op;
+    c->active_tail = &op->next;
+}
+
+/* Steps team c's oldest operations and unlinks those done whose turn it
+ * is onto *done (finished by the caller, once nothing touches c: a thread
+ * waiting for a team's last operation may then free the team). Only the
+ * oldest GASNETE_COLL_WINDOW of a team are stepped: every member steps a
+ * team's operations in the order it started them, and the spec's rule
+ * that collectives be as deadlock-free as if each were a barrier makes
+ * any prefix of them safe to run first. Stepping every one on every poll
+ * made n in flight cost n^2. The window is per team: teams used by
+ * different threads start theirs in different orders on different nodes,
+ * and one window over all of them could hold only one team's operations
+ * here and only another's there (a client's 4 threads on 4 teams hung). */
+static void progress_team(struct gasnete_coll_team *c, gasnete_coll_op_t ***done)
+{
     int window = GASNETE_COLL_WINDOW;
-    gasnete_coll_op_t **pop = &active;
+    gasnete_coll_op_t **pop = &c->active;
     while (*pop && window > 0) {
         gasnete_coll_op_t *op = *pop;
         if (!op->ready && step(op)) op->ready = 1;
-        struct gasnete_coll_team *c = op->tm->coll;
         if (op->ready && op->seq == c->retired) {
-            __atomic_store_n(pop, op->next, __ATOMIC_RELEASE);
-            if (!op->next) active_tail = pop;
-            int internal = op->event == NULL && !op->detached;
+            *pop = op->next;
+            if (!op->next) c->active_tail = pop;
             __atomic_store_n(&c->retired, c->retired + 1, __ATOMIC_RELEASE);
-            finish(op);
-            if (!internal) free(op);
+            op->next = NULL;
+            **done = op;
+            *done = &op->next;
         } else {
             pop = &op->next;
             window--;
         }
     }
+}
+
+/* Runs the operations' progress (one thread at a time), each team's in
+ * start order, and completes those done whose turn it is. */
+static void coll_progress(void)
+{
+    if (!__atomic_load_n(&started, __ATOMIC_ACQUIRE) && !__atomic_load_n(&busy, __ATOMIC_ACQUIRE))
+        return;
+    if (!try_progress_lock()) return;
+    if (__atomic_load_n(&started, __ATOMIC_ACQUIRE)) {
+        take_lock();
+        gasnete_coll_op_t *op = started;
+        __atomic_store_n(&started, NULL, __ATOMIC_RELAXED); /* read unlocked */
+        started_tail = &started;
+        drop_lock();
+        while (op) {
+            gasnete_coll_op_t *next = op->next;
+            activate(op);
+            op = next;
+        }
+    }
+    gasnete_coll_op_t *finished = NULL, **done = &finished;
+    for (struct gasnete_coll_team **pc = &busy; *pc;) {
+        struct gasnete_coll_team *c = *pc;
+        progress_team(c, &done);
+        if (c->active) pc = &c->next_busy;
+        else __atomic_store_n(pc, c->next_busy, __ATOMIC_RELEASE);
+    }
     drop_progress_lock();
+    while (finished) {
+        gasnete_coll_op_t *op = finished;
+        finished = op->next;
+        int internal = op->event == NULL && !op->detached;
+        finish(op);
+        if (!internal) free(op);
+    }
 }
 
 /* Trace category of a collective: barriers B, the others W. */
@@ -360,14 +402,14 @@ void gasnete_coll_start(gasnete_coll_op_t *op, gasneti_op_t *event)
  * were a fifth of such a call's instructions. Returns 0 if op could not
  * go first (the caller starts it as usual); else 1, with *event
  * GEX_EVENT_INVALID if op is over (and freed), or op's event, op then
- * first in `active`. */
+ * first in its team's list. */
 static int run_at_once(gasnete_coll_op_t *op, gex_Event_t *event)
 {
-    if (__atomic_load_n(&started, __ATOMIC_ACQUIRE) || __atomic_load_n(&active, __ATOMIC_ACQUIRE))
+    if (__atomic_load_n(&started, __ATOMIC_ACQUIRE) || __atomic_load_n(&busy, __ATOMIC_ACQUIRE))
         return 0;
     if (!try_progress_lock()) return 0;
     take_lock();
-    int first = !started && !active; /* `active` changes only under progress_lock */
+    int first = !started && !busy; /* `busy` changes only under progress_lock */
     if (first) number(op);
     drop_lock();
     if (!first) {
@@ -389,8 +431,7 @@ static int run_at_once(gasnete_coll_op_t *op, gex_Event_t *event)
     gasneti_op_t *ev = gasneti_op_alloc(OP_EOP);
     op->event = ev;
     gasneti_add(ev, GASNETI_GET, 1);
-    __atomic_store_n(&active, op, __ATOMIC_RELEASE); /* ops started meanwhile go after it */
-    active_tail = &op->next;
+    activate(op); /* ops started meanwhile go after it */
     drop_progress_lock();
     *event = gasneti_event_of(ev);
     return 1;

@@ -33,9 +33,14 @@
 #include "events.h"
 
 /* Per-team collective state (tm->coll). */
+typedef struct gasnete_coll_op gasnete_coll_op_t;
 struct gasnete_coll_team {
     uint32_t next_seq; /* sequence number of the next collective */
     uint32_t retired;  /* sequence number of the next to complete */
+    /* its operations in flight, in start order, and its link in the list of
+     * teams that have some (coll.c; under its progress lock) */
+    gasnete_coll_op_t *active, **active_tail;
+    struct gasnete_coll_team *next_busy;
     struct gasnete_coll_shm *shm; /* the shared-memory path (shm.c), or NULL */
     uint64_t shm_started;         /* collectives numbered for it so far */
 };
@@ -48,7 +53,6 @@ static inline size_t gasnete_coll_pieces(size_t n)
     return n ? (n + GASNETE_COLL_PIECE - 1) / GASNETE_COLL_PIECE : 1;
 }
 
-typedef struct gasnete_coll_op gasnete_coll_op_t;
 struct gasnete_coll_op {
     gasnete_coll_op_t *next;
     gasneti_tm_t tm;
@@ -190,10 +194,11 @@ int gasnete_coll_bcast_shm_prepare(gasnete_coll_op_t *op, const gasnete_coll_bca
  * (and shm_data, shm_len) where it can run that way; it is used when the
  * team has the path. */
 #define GASNETE_COLL_SHM_SLOT ((size_t)1976)
-/* How many of the oldest operations in flight (of all teams) a poll steps
+/* How many of each team's oldest operations in flight a poll steps
  * (coll.c): an operation is stepped only within that many of the oldest
- * one this process has not retired, which bounds how far behind the other
- * members' lanes can be when it reads them (shm.c, slot_t). */
+ * one of its team this process has not retired, which bounds how far
+ * behind the other members' lanes can be when it reads them (shm.c,
+ * slot_t). */
 #define GASNETE_COLL_WINDOW 64
 /* Scratch enough for a member's lane (shm.c): the default minimum. */
 #define GASNETE_COLL_SHM_SCRATCH ((size_t)4096 + GASNETI_CACHE_LINE_BYTES)

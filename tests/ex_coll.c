@@ -42,8 +42,9 @@
  * whose scratch the client scribbles on as soon as gex_TM_Destroy hands it
  * back, round after round. In
  * "threads" mode each of T threads runs rounds of a broadcast and both
- * reductions on a copy of the world team of its own (§4.5: collectives of
- * different teams may be issued concurrently).
+ * reductions, and a burst of 100 reductions in flight at once, on a copy
+ * of the world team of its own (§4.5: collectives of different teams may
+ * be issued concurrently).
  */
 #include "ex_test.h"
 
@@ -601,11 +602,23 @@ static void *worker(void *arg)
         ex_fill(e, sizeof e, seed);
         int64_t v[4], sum[4], one[4];
         for (int i = 0; i < 4; i++) v[i] = (int64_t)(me + 1) * (i + 1) + w->id;
-        gex_Event_t evs[3];
+        /* and a burst of more reductions in flight than the library steps
+         * at once per poll: the threads start theirs in different orders
+         * on different nodes, which must not keep any team from progress */
+        enum { BURST = 100 };
+        int64_t in[BURST], out[BURST];
+        gex_Event_t evs[3 + BURST];
         evs[0] = gex_Coll_BroadcastNB(w->tm, root, b, b, sizeof b, 0);
         evs[1] = gex_Coll_ReduceToAllNB(w->tm, sum, v, GEX_DT_I64, 8, 4, GEX_OP_ADD, NULL, NULL, 0);
         evs[2] = gex_Coll_ReduceToOneNB(w->tm, root, one, v, GEX_DT_I64, 8, 4, GEX_OP_MAX, NULL, NULL, 0);
-        gex_Event_WaitAll(evs, 3, 0);
+        for (int k = 0; k < BURST; k++) {
+            in[k] = (int64_t)me + k;
+            evs[3 + k] = gex_Coll_ReduceToAllNB(w->tm, &out[k], &in[k], GEX_DT_I64, 8, 1, GEX_OP_ADD, NULL, NULL, 0);
+        }
+        gex_Event_WaitAll(evs, 3 + BURST, 0);
+        for (int k = 0; k < BURST; k++)
+            CHECK(out[k] == (int64_t)n * (n - 1) / 2 + (int64_t)n * k, "thread %d round %d: burst sum %d %lld",
+                  w->id, r, k, (long long)out[k]);
         CHECK(!memcmp(b, e, sizeof b), "thread %d round %d: broadcast from %u", w->id, r, root);
         for (int i = 0; i < 4; i++) {
             int64_t s = 0;

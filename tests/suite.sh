@@ -1232,6 +1232,7 @@ XC=$B/tests
 if [ $FULL = 1 ]; then
     t ex_coll 1 -g 'ex_coll: ok' -- $XC/seq/ex_coll
     t ex_coll_threads_par 2 -g 'ex_coll threads: ok' -- $XC/par/ex_coll threads 4
+    t ex_coll_threads_am_par 2 -e GASNET_SUPERNODE_MAXSIZE=1 -g 'ex_coll threads: ok' -- $XC/par/ex_coll threads 4
     t ex_coll_am_par 3 -e GASNET_RMA=am -g 'ex_coll: ok' -- $XC/par/ex_coll
     t ex_coll_matrix 4 -e GASNET_VERBOSEENV=1 -g 'collectives on the primordial team go through shared memory .*read in place' \
         -g 'team [0-9a-f]+ \(2 members\) go through shared memory in its scratch space \(with stages' \
