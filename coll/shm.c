@@ -1,17 +1,17 @@
 /* The collectives' shared-memory path, for the members of a team on one
  * host (GASNET_COLL_SHM=no keeps the AM algorithms).
  *
- * LANES. Each member has a lane, which every member on its host maps: two
- * counters in cache lines of their own, and two slots.
- *   posted: the number of the last collective this member has entered
- *           (read by the member alone); its signature (coll.h) and data,
- *           if any, are in the slot of that number's parity, whose
- *           header says which number it holds (slot_t: others wait on
- *           that line, so what they read comes with it: a cache-line
- *           transfer less than a separate counter);
+ * LANES. Each member has a lane, which every member on its host maps: a
+ * counter in a cache line of its own, and two slots.
  *   done:   the number of the last collective this member has finished
- *           reading other lanes for.
- * Both grow one step at a time, in call order (an operation that is ready
+ *           reading other lanes for;
+ *   slots:  a member entering collective n (its own count of that,
+ *           `entered`, is private) puts its signature (coll.h) and data,
+ *           if any, in the slot of n's parity, whose header says which
+ *           number it holds (slot_t: others wait on that line, so what
+ *           they read comes with it: a cache-line transfer less than a
+ *           separate counter).
+ * Entries and done grow one step at a time, in call order (an operation that is ready
  * early waits for the one before); the collectives started once the team
  * has the path are numbered from 1 (coll.c, as it assigns sequence
  * numbers). A member writes its slot for number n only once the done of
@@ -102,10 +102,8 @@ typedef struct {
 } slot_t;
 
 typedef struct {
-    uint64_t posted;
-    char pad1[GASNETI_CACHE_LINE_BYTES - 8];
     uint64_t done;
-    char pad2[GASNETI_CACHE_LINE_BYTES - 8];
+    char pad[GASNETI_CACHE_LINE_BYTES - 8];
     slot_t slot[2];
 } lane_t;
 
@@ -144,6 +142,7 @@ _Static_assert(LANE_BYTES + sizeof(stage_t) + GASNETI_CACHE_LINE_BYTES <= GASNET
 
 struct gasnete_coll_shm {
     uint64_t done_by_all; /* every member's done was at least this when last read */
+    uint64_t entered; /* the number of the last collective this member has entered */
     int staged;       /* every member has a stage */
     int maps_segments; /* every member maps every member's bound segment on its host */
     stage_t **stages; /* by rank of the team, if staged (this host's members) */
@@ -461,7 +460,8 @@ int gasnete_coll_shm_step(gasnete_coll_op_t *op)
             if (!op->shm_first(op, n)) return 0;
             op->shm_first = NULL;
         }
-        if (__atomic_load_n(&me->posted, __ATOMIC_RELAXED) != n - 1 || (n > 2 && !all_done(op, n - 2)))
+        struct gasnete_coll_shm *sh = op->tm->coll->shm; /* stepped by one thread at a time */
+        if (sh->entered != n - 1 || (n > 2 && !all_done(op, n - 2)))
             return 0;
         slot_t *s = &me->slot[n % 2];
         s->sig = op->sig;
@@ -476,7 +476,7 @@ int gasnete_coll_shm_step(gasnete_coll_op_t *op)
             }
         }
         __atomic_store_n(&s->seq, (uint16_t)n, __ATOMIC_RELEASE);
-        __atomic_store_n(&me->posted, n, __ATOMIC_RELAXED);
+        sh->entered = n;
         op->shm_phase = 1;
         /* fall through */
     case 1:
